@@ -1,0 +1,105 @@
+"""The command line: serve (the default), probe, fetch, status."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+import trio
+
+from rypsok import __version__
+from rypsok.config import Config, ConfigError, load_config
+from rypsok.engines.base import CATEGORIES, TIME_RANGES
+from rypsok.log import setup_logging
+
+EXIT_CONFIG = 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="rypsok", description="Web search and fetch for AI agents over MCP."
+    )
+    parser.add_argument("--version", action="version", version=f"rypsok {__version__}")
+    sub = parser.add_subparsers(dest="command")
+
+    def with_config(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
+        p.add_argument("--config", metavar="PATH", help="the TOML configuration file")
+        return p
+
+    with_config(sub.add_parser("serve", help="run the MCP server on stdio (the default)"))
+    probe = with_config(sub.add_parser("probe", help="one search with a per-engine timeline"))
+    probe.add_argument("query")
+    probe.add_argument("--category", choices=CATEGORIES)
+    probe.add_argument("--language")
+    probe.add_argument("--time-range", choices=TIME_RANGES)
+    probe.add_argument("--max-results", type=int)
+    probe.add_argument("--json", action="store_true", help="print the report as JSON")
+    fetch = with_config(sub.add_parser("fetch", help="print one page as Markdown"))
+    fetch.add_argument("url")
+    fetch.add_argument("--max-chars", type=int)
+    fetch.add_argument("--start-char", type=int)
+    fetch.add_argument("--json", action="store_true")
+    with_config(sub.add_parser("status", help="print engine_status"))
+    return parser
+
+
+async def _probe(config: Config, args: argparse.Namespace) -> int:
+    from rypsok.client import Client
+    from rypsok.probe import probe, render_text
+
+    arguments = {
+        "query": args.query,
+        "category": args.category,
+        "language": args.language,
+        "time_range": args.time_range,
+        "max_results": args.max_results,
+    }
+    async with Client(config) as client:
+        report = await probe(client, arguments)
+    print(json.dumps(report, ensure_ascii=False, indent=2) if args.json else render_text(report))
+    return 1 if report["is_error"] else 0
+
+
+async def _tool(config: Config, name: str, arguments: dict[str, Any], args) -> int:
+    from rypsok.client import Client
+    from rypsok.errors import ToolError
+
+    async with Client(config) as client:
+        try:
+            payload = await client.call_tool(name, arguments)
+        except ToolError as exc:
+            print(json.dumps(exc.to_json(), ensure_ascii=False, indent=2))
+            return 1
+    if name == "web_fetch" and not getattr(args, "json", False):
+        print(payload["content"])
+    else:
+        print(json.dumps(payload, ensure_ascii=False, indent=2))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    command = args.command or "serve"
+    try:
+        config = load_config(getattr(args, "config", None))
+    except ConfigError as exc:
+        print(f"rypsok: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    setup_logging(config.log)
+    if command == "serve":
+        from rypsok.server import serve_stdio
+
+        trio.run(serve_stdio, config)
+        return 0
+    if command == "probe":
+        return trio.run(_probe, config, args)
+    if command == "fetch":
+        arguments = {"url": args.url, "max_chars": args.max_chars, "start_char": args.start_char}
+        return trio.run(_tool, config, "web_fetch", arguments, args)
+    return trio.run(_tool, config, "engine_status", {}, args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,388 @@
+"""Client: one rypsok instance, owning the HTTP client, engine health, limits and the
+URLs web_search returned (for strict mode). The library, the MCP server and the
+probe all go through it.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import datetime as dt
+import logging
+import time
+from typing import Any
+
+import anyio
+import httpx
+
+from rypsok import __version__, errors, validate
+from rypsok.config import Config, load_config
+from rypsok.engines.base import EngineSearch
+from rypsok.engines.registry import engine_module
+from rypsok.fetch.egress import EgressPolicy
+from rypsok.hygiene import secrets
+from rypsok.limits import Clock, ConcurrencyLimit, MinuteWindow
+from rypsok.metasearch import merge
+from rypsok.metasearch.health import EngineHealth
+from rypsok.metasearch.orchestrate import EngineJob, EngineRun, run_engines
+from rypsok.model import EngineState, FetchResponse, Notice, Notices, SearchResponse, StatusResponse
+
+log = logging.getLogger("rypsok.client")
+
+USER_AGENT = f"rypsok/{__version__} (+https://pypi.org/project/rypsok/)"
+RETURNED_URLS_KEPT = 10_000
+STATIC_SKIP_ORDER = ("time_range", "language", "query_too_long")
+
+
+class Client:
+    """``async with Client(config) as client: await client.search("trio")``."""
+
+    def __init__(
+        self,
+        config: Config | None = None,
+        *,
+        clock: Clock = time.monotonic,
+        fetch_options: dict[str, Any] | None = None,
+    ):
+        self.config = config or load_config()
+        self._clock = clock
+        self._policy = EgressPolicy.from_cidrs(self.config.fetch.allow_networks)
+        self._health = {
+            engine_id: EngineHealth(self.config.breaker, clock) for engine_id in self.config.engines
+        }
+        self._engine_budget = {
+            engine_id: MinuteWindow(engine.rate_per_minute, clock)
+            for engine_id, engine in self.config.engines.items()
+        }
+        limits = self.config.limits
+        self._per_minute = {
+            "web_search": MinuteWindow(limits.web_search, clock),
+            "web_fetch": MinuteWindow(limits.web_fetch, clock),
+            "engine_status": MinuteWindow(limits.engine_status, clock),
+        }
+        self._concurrency = {
+            "web_search": ConcurrencyLimit(self.config.search.max_concurrent),
+            "web_fetch": ConcurrencyLimit(self.config.fetch.max_concurrent),
+        }
+        self._returned_urls: collections.OrderedDict[str, None] = collections.OrderedDict()
+        self._fetch_options = fetch_options or {}
+        self._http: httpx.AsyncClient | None = None
+        self._fetcher: Any = None
+
+    async def __aenter__(self) -> Client:
+        self._http = _engine_http_client()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        if self._fetcher is not None:
+            await self._fetcher.aclose()
+            self._fetcher = None
+        if self._http is not None:
+            await self._http.aclose()
+            self._http = None
+
+    # Tool calls by name, as the MCP server makes them.
+
+    async def call_tool(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        """The tool's JSON response; raises ToolError for every refusal."""
+        if name == "web_search":
+            request = validate.search_request(arguments, self.config)
+            return (await self._limited("web_search", self._search, request)).to_json()
+        if name == "web_fetch":
+            request = validate.fetch_request(arguments, self.config)
+            return (await self._limited("web_fetch", self._fetch, request)).to_json()
+        if name == "engine_status" and self.config.status.enabled:
+            validate.status_request(arguments)
+            return (await self._limited("engine_status", self._engine_status)).to_json()
+        raise errors.not_allowed("name", self.tool_names())
+
+    def tool_names(self) -> list[str]:
+        names = ["web_search", "web_fetch"]
+        if self.config.status.enabled:
+            names.insert(1, "engine_status")
+        return names
+
+    # The library surface.
+
+    async def search(
+        self,
+        query: str,
+        *,
+        category: str | None = None,
+        max_results: int | None = None,
+        language: str | None = None,
+        time_range: str | None = None,
+    ) -> SearchResponse:
+        arguments = {
+            "query": query,
+            "category": category,
+            "max_results": max_results,
+            "language": language,
+            "time_range": time_range,
+        }
+        request = validate.search_request(arguments, self.config)
+        return await self._limited("web_search", self._search, request)
+
+    async def fetch(
+        self, url: str, *, max_chars: int | None = None, start_char: int | None = None
+    ) -> FetchResponse:
+        arguments = {"url": url, "max_chars": max_chars, "start_char": start_char}
+        request = validate.fetch_request(arguments, self.config)
+        return await self._limited("web_fetch", self._fetch, request)
+
+    async def engine_status(self) -> StatusResponse:
+        return await self._limited("engine_status", self._engine_status)
+
+    async def search_with_timeline(
+        self, arguments: dict[str, Any]
+    ) -> tuple[SearchResponse | errors.ToolError, list[EngineRun]]:
+        """One search and the per-engine timeline behind it (for the probe)."""
+        timeline: list[EngineRun] = []
+        try:
+            request = validate.search_request(arguments, self.config)
+            response = await self._limited("web_search", self._search, request, timeline)
+        except errors.ToolError as exc:
+            return exc, timeline
+        return response, timeline
+
+    # Limits shared by every way in.
+
+    async def _limited(self, tool: str, call, *args):
+        window = self._per_minute[tool]
+        if not window.try_acquire():
+            raise errors.rate_limited(window.retry_after_ms())
+        concurrency = self._concurrency.get(tool)
+        if concurrency is not None and not concurrency.try_enter():
+            raise errors.busy(tool)
+        try:
+            return await call(*args)
+        finally:
+            if concurrency is not None:
+                concurrency.leave()
+
+    # engine_status
+
+    async def _engine_status(self) -> StatusResponse:
+        states = []
+        for engine_id in sorted(self.config.engines):
+            engine = self.config.engines[engine_id]
+            health = self._health[engine_id]
+            reason = engine.unusable_reason
+            state = "disabled" if reason else health.state
+            states.append(EngineState(engine_id, state, health.latency_ms(), reason))
+        return StatusResponse(states)
+
+    # web_search
+
+    async def _search(
+        self, request: validate.SearchRequest, timeline: list[EngineRun] | None = None
+    ) -> SearchResponse:
+        started = anyio.current_time()
+        deadline_at = started + self.config.search.deadline_ms / 1000
+        notices = Notices()
+        query = self._query_after_secrets(request, notices)
+        jobs, skipped = self._plan(request, query)
+        if timeline is not None:
+            timeline.extend(skipped)
+        if not jobs:
+            self._log_skips(skipped)
+            raise self._nothing_to_ask(request, skipped)
+        for run in skipped:
+            notices.add(Notice("engine_skipped", engine=run.engine, reason=run.reason))
+        async with self._http_session() as http:
+            runs = await run_engines(http, jobs, started, deadline_at)
+        ordered = [runs[job.config.id] for job in jobs]
+        if timeline is not None:
+            timeline.extend(ordered)
+        self._record_health(ordered)
+        return self._respond(request, jobs, ordered, notices)
+
+    def _query_after_secrets(self, request: validate.SearchRequest, notices: Notices) -> str:
+        found = secrets.find_secrets(request.raw_query)
+        if not found:
+            return request.query
+        first = found[0]
+        log.warning(
+            "secret_in_query",
+            extra={"fields": {"kind": first.kind, "position": first.start, "count": len(found)}},
+        )
+        if self.config.search.secrets == "deny":
+            raise errors.secret_in_query(first.kind, first.start)
+        notices.count("credential_masked", len(found))
+        return secrets.mask(request.raw_query, found).strip()
+
+    def _plan(
+        self, request: validate.SearchRequest, query: str
+    ) -> tuple[list[EngineJob], list[EngineRun]]:
+        """Engines to ask, and those skipped with the reason (static reasons first)."""
+        jobs: list[EngineJob] = []
+        skipped: list[EngineRun] = []
+        now = dt.datetime.now(dt.UTC)
+        default_language = self.config.default_language
+        for engine in self.config.usable_engines():
+            module = engine_module(engine.id)
+            info = module.INFO
+            if request.category not in info.categories:
+                continue
+            language = request.language or default_language
+            honours_language = info.honours_language(language)
+            reason = None
+            if request.time_range and not info.honours_time_range(request.time_range):
+                reason = "time_range"
+            elif language != default_language and not honours_language:
+                reason = "language"
+            elif len(query) > info.max_query_chars:
+                reason = "query_too_long"
+            elif not self._engine_budget[engine.id].has_room():
+                reason = "rate_limited"
+            else:
+                admission = self._health[engine.id].admit()
+                if admission == "cooldown":
+                    reason = "cooldown"
+                else:
+                    self._engine_budget[engine.id].try_acquire()
+            if reason is not None:
+                skipped.append(EngineRun(engine.id, "skipped", reason=reason))
+                continue
+            search = EngineSearch(
+                query=query,
+                category=request.category,
+                max_results=request.max_results,
+                language=language if honours_language else None,
+                time_range=request.time_range,
+                now=now,
+                user_agent=USER_AGENT,
+            )
+            jobs.append(EngineJob(engine, module, search))
+        return jobs, skipped
+
+    def _nothing_to_ask(
+        self, request: validate.SearchRequest, skipped: list[EngineRun]
+    ) -> errors.ToolError:
+        if not skipped:
+            return errors.no_engine_for_category(request.category)
+        resting = [run.engine for run in skipped if run.reason in ("cooldown", "rate_limited")]
+        if resting:
+            soonest = min(self._retry_after_ms(engine_id) for engine_id in resting)
+            return errors.rate_limited(soonest)
+        reasons = {run.reason for run in skipped}
+        parameter = next(r for r in STATIC_SKIP_ORDER if r in reasons)
+        return errors.no_engine_for_parameter(
+            "query" if parameter == "query_too_long" else parameter
+        )
+
+    def _retry_after_ms(self, engine_id: str) -> int:
+        cooldown_ms = self._health[engine_id].retry_after_s() * 1000
+        budget_ms = self._engine_budget[engine_id].retry_after_ms()
+        return max(1, round(max(cooldown_ms, budget_ms)))
+
+    def _log_skips(self, skipped: list[EngineRun]) -> None:
+        for run in skipped:
+            log.info(
+                "engine_skipped", extra={"fields": {"engine": run.engine, "reason": run.reason}}
+            )
+
+    def _record_health(self, runs: list[EngineRun]) -> None:
+        for run in runs:
+            health = self._health[run.engine]
+            if run.latency_s is not None:
+                health.record_latency(run.latency_s)
+            if run.outcome == "answered":
+                health.record_success()
+            else:
+                health.record_failure(run.retry_after_s if run.reason == "rate_limited" else None)
+
+    def _respond(
+        self,
+        request: validate.SearchRequest,
+        jobs: list[EngineJob],
+        runs: list[EngineRun],
+        notices: Notices,
+    ) -> SearchResponse:
+        answered = [run for run in runs if run.outcome in ("answered", "cached")]
+        failed = [run for run in runs if run.outcome == "failed"]
+        log.info(
+            "search",
+            extra={
+                "fields": {
+                    "category": request.category,
+                    "query_chars": len(request.query),
+                    "engines": {run.engine: run.reason or run.outcome for run in runs},
+                }
+            },
+        )
+        if not answered:
+            if all(run.reason == "timeout" for run in failed):
+                raise errors.search_deadline()
+            raise errors.all_failed()
+        for run in failed:
+            notices.add(Notice("engine_unavailable", engine=run.engine, reason=run.reason))
+        by_id = {job.config.id: job.config for job in jobs}
+        answers = [
+            merge.EngineAnswer(
+                run.engine, by_id[run.engine].weight, by_id[run.engine].attribution, run.results
+            )
+            for run in answered
+        ]
+        ranked = merge.fuse(answers, self._policy, notices)
+        results = merge.finish(
+            ranked,
+            request.max_results,
+            attribution=self.config.search.attribution,
+            attributed_engines=frozenset(a.engine for a in answers if a.attribution),
+            drop_instruction_like=self.config.search.instruction_like == "drop",
+            notices=notices,
+        )
+        for result in results:
+            self._remember_url(result.url)
+        if not results:
+            outcome = "empty"
+        elif failed:
+            outcome = "partial"
+        else:
+            outcome = "ok"
+        return SearchResponse(outcome, notices.as_list(), results)
+
+    def _remember_url(self, url: str) -> None:
+        self._returned_urls[url] = None
+        self._returned_urls.move_to_end(url)
+        while len(self._returned_urls) > RETURNED_URLS_KEPT:
+            self._returned_urls.popitem(last=False)
+
+    @contextlib.asynccontextmanager
+    async def _http_session(self):
+        """The client's HTTP connection pool, or one for this call when used outside ``async with``."""
+        if self._http is not None:
+            yield self._http
+            return
+        async with _engine_http_client() as http:
+            yield http
+
+    # web_fetch
+
+    async def _fetch(self, request: validate.FetchRequest) -> FetchResponse:
+        if self._fetcher is None:
+            # web_fetch's imports (lxml, markdownify, protego) are heavy: load them on first use.
+            from rypsok.fetch.fetcher import Fetcher
+
+            self._fetcher = Fetcher(
+                self.config, returned_urls=self._returned_urls, **self._fetch_options
+            )
+        return await self._fetcher.fetch(
+            request.url, max_chars=request.max_chars, start_char=request.start_char
+        )
+
+
+def _engine_http_client() -> httpx.AsyncClient:
+    """Engines are operator-trusted endpoints: no proxy variables, no redirects, no timeout
+    (the search deadline bounds every request)."""
+    return httpx.AsyncClient(
+        trust_env=False,
+        follow_redirects=False,
+        timeout=httpx.Timeout(None),
+        headers={"User-Agent": USER_AGENT},
+        limits=httpx.Limits(max_connections=64, max_keepalive_connections=16),
+    )

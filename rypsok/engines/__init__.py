@@ -1,0 +1,1 @@
+"""Search engines: one sans-IO module each, all of the shape described in base.py."""

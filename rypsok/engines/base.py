@@ -1,0 +1,176 @@
+"""The shape every engine module shares.
+
+An engine is sans-IO: it turns a search into an ``httpx.Request`` and turns
+the response's status, headers and bytes into results or a failure. It never
+sends anything and never reads a clock; the orchestrator does both and passes
+``now`` in.
+
+Each engine module defines exactly:
+
+``INFO``
+    an :class:`EngineInfo` describing what the engine can do.
+``build_request(endpoint, search, credential) -> httpx.Request``
+    ``endpoint`` is the operator's (or the default) base URL, possibly holding
+    ``{lang}``; the module appends its documented path.
+``parse(status, headers, body, search) -> list[RawResult] | EngineFailure``
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import email.utils
+import json
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import httpx
+import lxml.html
+
+Category = Literal["general", "news", "science", "code"]
+CATEGORIES: tuple[Category, ...] = ("general", "news", "science", "code")
+TimeRange = Literal["day", "week", "month", "year"]
+TIME_RANGES: tuple[TimeRange, ...] = ("day", "week", "month", "year")
+TIME_RANGE_DAYS: dict[str, int] = {"day": 1, "week": 7, "month": 31, "year": 365}
+
+FailureReason = Literal[
+    "timeout", "rate_limited", "blocked", "parse_failure", "auth_failure", "request_failure"
+]
+
+ANY_LANGUAGE = "*"
+"""Put in ``EngineInfo.languages`` when the engine maps any language code."""
+
+
+@dataclass(frozen=True)
+class EngineInfo:
+    id: str
+    categories: frozenset[str]
+    default_endpoint: str
+    time_ranges: frozenset[str] = frozenset()
+    languages: frozenset[str] = frozenset()
+    """Language codes honoured; ``{ANY_LANGUAGE}`` for any; empty for none."""
+    max_query_chars: int = 400
+    credential_env: str | None = None
+    credential_required: bool = False
+    attribution: bool = False
+    """Whether the engine's terms require naming it beside its results."""
+    rate_per_minute: int = 60
+    """Default budget, from the engine's published unauthenticated limits."""
+    docs: str = ""
+
+    def honours_time_range(self, time_range: str) -> bool:
+        return time_range in self.time_ranges
+
+    def honours_language(self, language: str) -> bool:
+        return ANY_LANGUAGE in self.languages or language in self.languages
+
+
+@dataclass(frozen=True)
+class EngineSearch:
+    """One engine's view of a search: everything ``build_request`` may use."""
+
+    query: str
+    category: str
+    max_results: int
+    language: str | None = None
+    """None when the engine does not honour languages and the call asked none."""
+    time_range: str | None = None
+    now: dt.datetime = field(default_factory=lambda: dt.datetime.now(dt.UTC))
+    user_agent: str = "rypsok"
+
+    def since(self) -> dt.datetime | None:
+        if self.time_range is None:
+            return None
+        return self.now - dt.timedelta(days=TIME_RANGE_DAYS[self.time_range])
+
+
+@dataclass(frozen=True)
+class RawResult:
+    """A result as the engine gave it, before cleaning and merging."""
+
+    title: str
+    url: str
+    snippet: str = ""
+    date: str | None = None
+    """YYYY-MM-DD, only when the engine supplied a publication date."""
+
+
+@dataclass(frozen=True)
+class EngineFailure:
+    reason: FailureReason
+    retry_after_s: float | None = None
+
+
+def endpoint_url(endpoint: str, path: str, language: str | None = None) -> str:
+    """The operator's endpoint with ``{lang}`` filled in and the documented path appended."""
+    base = endpoint.replace("{lang}", language or "en").rstrip("/")
+    return base + path
+
+
+def retry_after_seconds(headers: httpx.Headers) -> float | None:
+    """Retry-After as seconds, from delta-seconds or an HTTP date; None when absent or bad."""
+    value = headers.get("retry-after")
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=dt.UTC)
+    return max(0.0, (when - dt.datetime.now(dt.UTC)).total_seconds())
+
+
+def failure_for_status(status: int, headers: httpx.Headers) -> EngineFailure | None:
+    """The spec's mapping of HTTP outcomes shared by every engine; None for 2xx.
+
+    429 is rate_limited, 401 auth_failure, 403 blocked, 5xx and other codes
+    request_failure. Engines with their own signals (GitHub's rate-limit 403,
+    Brave's 422) check those before calling this.
+    """
+    if 200 <= status < 300:
+        return None
+    if status == 429:
+        return EngineFailure("rate_limited", retry_after_seconds(headers))
+    if status == 401:
+        return EngineFailure("auth_failure")
+    if status == 403:
+        return EngineFailure("blocked")
+    return EngineFailure("request_failure")
+
+
+def load_json(body: bytes) -> Any:
+    """Parse JSON or raise ValueError (the orchestrator turns it into parse_failure)."""
+    return json.loads(body)
+
+
+def iso_date(value: Any) -> str | None:
+    """YYYY-MM-DD from an ISO-8601-ish string or epoch seconds; None when it is not a date."""
+    if value is None or value == "":
+        return None
+    try:
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return dt.datetime.fromtimestamp(value, dt.UTC).date().isoformat()
+        text = str(value).strip()
+        if len(text) >= 10:
+            return dt.date.fromisoformat(text[:10]).isoformat()
+    except (ValueError, OverflowError, OSError):
+        return None
+    return None
+
+
+def strip_html(fragment: str | None) -> str:
+    """Plain text of an HTML fragment (tags dropped, entities decoded), for titles and snippets."""
+    if not fragment:
+        return ""
+    if "<" not in fragment and "&" not in fragment:
+        return fragment
+    try:
+        root = lxml.html.fragment_fromstring(fragment, create_parent="div")
+    except (ValueError, lxml.etree.ParserError):
+        return fragment
+    for junk in root.xpath("//script|//style"):
+        junk.drop_tree()
+    return root.text_content()

@@ -1,0 +1,34 @@
+"""Every engine rypsok knows, by id, in id order."""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+ENGINE_IDS: tuple[str, ...] = (
+    "arxiv",
+    "brave",
+    "brave_news",
+    "crossref",
+    "duckduckgo",
+    "gdelt",
+    "github",
+    "hackernews",
+    "marginalia",
+    "mojeek",
+    "openalex",
+    "searxng",
+    "stackexchange",
+    "wikipedia",
+)
+
+
+def engine_module(engine_id: str) -> ModuleType:
+    """The module of one engine; it has INFO, build_request and parse."""
+    if engine_id not in ENGINE_IDS:
+        raise KeyError(engine_id)
+    return importlib.import_module(f"rypsok.engines.{engine_id}")
+
+
+def all_engines() -> dict[str, ModuleType]:
+    return {engine_id: engine_module(engine_id) for engine_id in ENGINE_IDS}

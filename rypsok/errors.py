@@ -1,0 +1,302 @@
+"""ToolError and one constructor per error kind and reason.
+
+Every message the caller can see is written here, so the rules for messages
+(at most 200 characters, say what to change, never a secret, provider text,
+address or trace) can be checked in one place.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+MAX_MESSAGE_CHARS = 200
+RETRYABLE_STATUSES = frozenset({408, 425, 429})
+
+
+class ToolError(Exception):
+    """An answer of kind ``kind`` instead of a response; ``detail`` is a JSON object."""
+
+    def __init__(self, kind: str, message: str, detail: dict[str, Any] | None = None):
+        if len(message) > MAX_MESSAGE_CHARS:
+            raise ValueError(f"message longer than {MAX_MESSAGE_CHARS}: {message!r}")
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+        self.detail: dict[str, Any] = detail or {}
+
+    def to_json(self) -> dict[str, Any]:
+        return {"error": {"kind": self.kind, "message": self.message, "detail": self.detail}}
+
+    def __repr__(self) -> str:
+        return f"ToolError({self.kind!r}, {self.message!r}, {self.detail!r})"
+
+
+# invalid_request
+
+
+def out_of_range(parameter: str, minimum: int, maximum: int) -> ToolError:
+    return ToolError(
+        "invalid_request",
+        f"{parameter} must be between {minimum} and {maximum}",
+        {"parameter": parameter, "min": minimum, "max": maximum},
+    )
+
+
+def not_allowed(parameter: str, allowed: list[str]) -> ToolError:
+    choices = ", ".join(allowed)
+    return ToolError(
+        "invalid_request",
+        f"{parameter} must be one of: {choices}"[:MAX_MESSAGE_CHARS],
+        {"parameter": parameter, "allowed": list(allowed)},
+    )
+
+
+def query_length(minimum: int, maximum: int) -> ToolError:
+    return ToolError(
+        "invalid_request",
+        f"query must be {minimum} to {maximum} characters after trimming",
+        {"parameter": "query", "min": minimum, "max": maximum},
+    )
+
+
+def wrong_type(parameter: str, expected: str) -> ToolError:
+    return ToolError(
+        "invalid_request",
+        f"{parameter} must be {expected}",
+        {"parameter": parameter},
+    )
+
+
+def unknown_parameter(parameter: str, allowed: list[str]) -> ToolError:
+    return ToolError(
+        "invalid_request",
+        f"unknown parameter {parameter[:40]!r}; remove it",
+        {"parameter": parameter[:100], "allowed": list(allowed)},
+    )
+
+
+def missing_parameter(parameter: str) -> ToolError:
+    return ToolError("invalid_request", f"{parameter} is required", {"parameter": parameter})
+
+
+def url_too_long(maximum: int) -> ToolError:
+    return ToolError(
+        "invalid_request",
+        f"url must be at most {maximum} characters",
+        {"parameter": "url", "min": 1, "max": maximum},
+    )
+
+
+def url_malformed(why: str) -> ToolError:
+    return ToolError("invalid_request", f"url is not a valid URL: {why}", {"parameter": "url"})
+
+
+def start_char_beyond(length: int) -> ToolError:
+    return ToolError(
+        "invalid_request",
+        f"start_char must be below {length}, the length of the content",
+        {"parameter": "start_char", "min": 0, "max": max(0, length - 1)},
+    )
+
+
+# denied
+
+
+def secret_in_query(kind: str, position: int) -> ToolError:
+    return ToolError(
+        "denied",
+        f"the query looks like it carries a secret ({kind}) at character {position}; "
+        "remove it and search again",
+        {"reason": "secret_in_query", "kind": kind, "position": position},
+    )
+
+
+def secret_in_url(kind: str, position: int) -> ToolError:
+    return ToolError(
+        "denied",
+        f"the URL looks like it carries a secret ({kind}) at character {position}; "
+        "remove it; do not retry with it",
+        {"reason": "secret_in_url", "kind": kind, "position": position},
+    )
+
+
+def credential_in_url() -> ToolError:
+    return ToolError(
+        "denied",
+        "the URL carries credentials (a user name before @); remove them",
+        {"reason": "credential_in_url"},
+    )
+
+
+def scheme_not_allowed(allow_http: bool) -> ToolError:
+    allowed = "https or http" if allow_http else "https (http is tried over https)"
+    return ToolError(
+        "denied",
+        f"the URL scheme is not allowed; use {allowed}",
+        {"reason": "scheme"},
+    )
+
+
+def https_upgrade_failed() -> ToolError:
+    return ToolError(
+        "denied",
+        "the http URL was retried over https and that request failed; "
+        "plain http is not allowed here",
+        {"reason": "scheme"},
+    )
+
+
+def egress_denied() -> ToolError:
+    return ToolError(
+        "denied",
+        "the destination is an internal address or a port that is not allowed; do not retry",
+        {"reason": "egress"},
+    )
+
+
+def robots_denied() -> ToolError:
+    return ToolError(
+        "denied",
+        "the site's robots.txt disallows this page for rypsok; choose another page",
+        {"reason": "robots_txt"},
+    )
+
+
+def strict_mode_denied() -> ToolError:
+    return ToolError(
+        "denied",
+        "only URLs returned by web_search in this session or listed by the operator can be fetched",
+        {"reason": "strict_mode"},
+    )
+
+
+# unavailable
+
+
+def no_engine_for_category(category: str) -> ToolError:
+    return ToolError(
+        "unavailable",
+        f"no enabled engine serves the category {category}; use another category",
+        {"reason": "no_engine"},
+    )
+
+
+def no_engine_for_parameter(parameter: str) -> ToolError:
+    return ToolError(
+        "unavailable",
+        f"no engine of this category can honour {parameter}; drop {parameter} and search again",
+        {"reason": "no_engine", "parameter": parameter},
+    )
+
+
+def all_failed() -> ToolError:
+    return ToolError(
+        "unavailable",
+        "every engine failed for this search; retry later",
+        {"reason": "all_failed"},
+    )
+
+
+def search_deadline() -> ToolError:
+    return ToolError(
+        "unavailable",
+        "no engine answered before the deadline; retry later",
+        {"reason": "deadline"},
+    )
+
+
+def fetch_deadline() -> ToolError:
+    return ToolError(
+        "unavailable",
+        "the page was not retrieved before the deadline; retry later",
+        {"reason": "deadline"},
+    )
+
+
+def rate_limited(retry_after_ms: int) -> ToolError:
+    return ToolError(
+        "unavailable",
+        f"the rate limit was reached; wait {retry_after_ms} ms, then retry later",
+        {"reason": "rate_limited", "retry_after_ms": retry_after_ms},
+    )
+
+
+def busy(tool: str) -> ToolError:
+    return ToolError(
+        "unavailable",
+        f"too many {tool} calls are running at once; retry later",
+        {"reason": "busy"},
+    )
+
+
+def network() -> ToolError:
+    return ToolError(
+        "unavailable",
+        "the site could not be reached; check the URL or retry later",
+        {"reason": "network"},
+    )
+
+
+def http_status(status: int, retry_after_ms: int | None = None) -> ToolError:
+    detail: dict[str, Any] = {"reason": "http_status", "status": status}
+    if status in RETRYABLE_STATUSES or status >= 500:
+        message = f"the site answered HTTP {status}; retry later"
+        if retry_after_ms is not None:
+            detail["retry_after_ms"] = retry_after_ms
+    else:
+        message = (
+            f"the site answered HTTP {status}: it refused the request or has no such page; "
+            "retrying the same URL will not help"
+        )
+    return ToolError("unavailable", message, detail)
+
+
+def fetch_unavailable() -> ToolError:
+    return ToolError(
+        "unavailable",
+        "web_fetch is not available in this version; retry later",
+        {"reason": "busy"},
+    )
+
+
+# the other kinds
+
+
+def redirected(location: str) -> ToolError:
+    return ToolError(
+        "redirected",
+        "the page moved to another host; call web_fetch with detail.location if it is wanted",
+        {"location": location},
+    )
+
+
+def unsupported_media_type(media_type: str) -> ToolError:
+    return ToolError(
+        "unsupported_content",
+        "the page is not HTML, XHTML, plain text or Markdown; choose another page",
+        {"reason": "media_type", "media_type": media_type[:100]},
+    )
+
+
+def extraction_failed() -> ToolError:
+    return ToolError(
+        "unsupported_content",
+        "no main content could be extracted from the page; choose another page",
+        {"reason": "extraction_failed"},
+    )
+
+
+def too_large(limit_bytes: int) -> ToolError:
+    return ToolError(
+        "too_large",
+        f"the page exceeds the limit of {limit_bytes} bytes; choose another page",
+        {"limit_bytes": limit_bytes},
+    )
+
+
+def internal() -> ToolError:
+    return ToolError(
+        "unavailable",
+        "rypsok hit an internal error on this call; retry later",
+        {"reason": "busy"},
+    )

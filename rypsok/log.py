@@ -1,0 +1,44 @@
+"""Operator log: JSON lines to stderr or a file, never stdout (stdout carries MCP)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import logging
+import sys
+from typing import Any
+
+from rypsok.config import LogConfig
+
+
+class JsonLines(logging.Formatter):
+    """One JSON object per record; ``extra={"fields": {...}}`` adds structured fields."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        line: dict[str, Any] = {
+            "time": dt.datetime.fromtimestamp(record.created, dt.UTC).isoformat(
+                timespec="milliseconds"
+            ),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "event": record.getMessage(),
+        }
+        fields = getattr(record, "fields", None)
+        if isinstance(fields, dict):
+            line.update(fields)
+        if record.exc_info:
+            line["trace"] = self.formatException(record.exc_info)
+        return json.dumps(line, ensure_ascii=False, default=str)
+
+
+def setup_logging(config: LogConfig) -> None:
+    handler: logging.Handler
+    if config.path:
+        handler = logging.FileHandler(config.path, encoding="utf-8")
+    else:
+        handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(JsonLines())
+    root = logging.getLogger("rypsok")
+    root.handlers[:] = [handler]
+    root.setLevel(config.level.upper())
+    root.propagate = False

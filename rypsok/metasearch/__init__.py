@@ -1,0 +1,1 @@
+"""The search side: choosing engines, running them under the deadline, merging."""

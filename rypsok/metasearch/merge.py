@@ -1,0 +1,123 @@
+"""Merging engine answers: canonical-key dedup, https preferred, reciprocal rank fusion.
+
+Pure: engine answers in, merged results and the notices about them out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from rypsok.engines.base import RawResult
+from rypsok.fetch.egress import EgressPolicy
+from rypsok.hygiene import instructions, text, urls
+from rypsok.model import Notices, Result
+
+RRF_K = 60
+
+
+@dataclass(frozen=True)
+class EngineAnswer:
+    engine: str
+    weight: float
+    attribution: bool
+    results: Sequence[RawResult]
+
+
+@dataclass
+class Appearance:
+    engine: str
+    rank: int
+    url: str
+    result: RawResult
+
+
+@dataclass
+class Merged:
+    key: str
+    appearances: list[Appearance] = field(default_factory=list)
+    score: float = 0.0
+
+    @property
+    def best(self) -> Appearance:
+        return min(self.appearances, key=lambda a: (a.rank, a.engine))
+
+    @property
+    def shown_url(self) -> str:
+        https = [a for a in self.appearances if a.url.lower().startswith("https:")]
+        return min(https or self.appearances, key=lambda a: (a.rank, a.engine)).url
+
+    @property
+    def date(self) -> str | None:
+        for appearance in sorted(self.appearances, key=lambda a: (a.rank, a.engine)):
+            if appearance.result.date:
+                return appearance.result.date
+        return None
+
+    @property
+    def engines(self) -> list[str]:
+        return sorted({a.engine for a in self.appearances})
+
+
+def fuse(answers: Sequence[EngineAnswer], policy: EgressPolicy, notices: Notices) -> list[Merged]:
+    """Deduplicate and rank; results with bad URLs are dropped and counted."""
+    merged: dict[str, Merged] = {}
+    weights = {a.engine: a.weight for a in answers}
+    for answer in answers:
+        seen_here: set[str] = set()
+        for rank, raw in enumerate(answer.results, start=1):
+            problem = urls.result_url_problem(raw.url, policy)
+            if problem is not None:
+                notices.count("results_dropped", reason=problem)
+                continue
+            url = urls.strip_tracking(raw.url)
+            key = urls.canonical_key(url)
+            if key in seen_here:
+                continue
+            seen_here.add(key)
+            entry = merged.setdefault(key, Merged(key))
+            entry.appearances.append(Appearance(answer.engine, rank, url, raw))
+    for entry in merged.values():
+        entry.score = sum(weights[a.engine] / (RRF_K + a.rank) for a in entry.appearances)
+    return sorted(merged.values(), key=lambda m: (-m.score, m.best.rank, m.best.engine))
+
+
+def finish(
+    ranked: Sequence[Merged],
+    max_results: int,
+    *,
+    attribution: bool,
+    attributed_engines: frozenset[str],
+    drop_instruction_like: bool,
+    notices: Notices,
+) -> list[Result]:
+    """Clean and bound the best ``max_results`` results, flagging or dropping instruction-like ones."""
+    results: list[Result] = []
+    for entry in ranked:
+        if len(results) == max_results:
+            break
+        best = entry.best.result
+        title = text.clean_title(best.title)
+        snippet = text.clean_snippet(best.snippet)
+        if instructions.is_instruction_like(title.text) or instructions.is_instruction_like(
+            snippet.text
+        ):
+            if drop_instruction_like:
+                notices.count("results_dropped", reason="instruction_like_content")
+                continue
+            notices.count("instruction_like_content")
+        notices.count("characters_removed", title.removed + snippet.removed)
+        notices.count("title_truncated", int(title.truncated))
+        notices.count("snippet_truncated", int(snippet.truncated))
+        engines = entry.engines
+        show_engines = attribution or bool(attributed_engines.intersection(engines))
+        results.append(
+            Result(
+                title=title.text,
+                url=entry.shown_url,
+                snippet=snippet.text,
+                date=entry.date,
+                engines=engines if show_engines else None,
+            )
+        )
+    return results

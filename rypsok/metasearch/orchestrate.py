@@ -1,0 +1,158 @@
+"""Running engines under the deadline: the only place a search touches the network.
+
+One task group per search inside a cancel scope at the deadline. Each engine
+runs as a child task that reports into a memory channel; the parent collects
+until every engine reported or the deadline passed, then cancels whatever is
+left. Nothing outlives the call.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from dataclasses import dataclass, field
+from types import ModuleType
+
+import anyio
+import httpx
+
+from rypsok.config import EngineConfig
+from rypsok.engines.base import EngineFailure, EngineSearch, RawResult
+
+log = logging.getLogger("rypsok.metasearch")
+
+MAX_ENGINE_BODY = 8 * 1024 * 1024
+
+
+@dataclass
+class EngineJob:
+    config: EngineConfig
+    module: ModuleType
+    search: EngineSearch
+
+
+@dataclass
+class EngineRun:
+    """What happened to one engine in one search; the probe's timeline is a list of these."""
+
+    engine: str
+    outcome: str
+    """answered, failed, skipped or cached"""
+    start_ms: float | None = None
+    end_ms: float | None = None
+    results: list[RawResult] = field(default_factory=list)
+    reason: str | None = None
+    retry_after_s: float | None = None
+    latency_s: float | None = None
+    """Time from sending the request to the last byte, when a response came."""
+
+    def to_json(self) -> dict:
+        return {
+            "engine": self.engine,
+            "outcome": self.outcome,
+            "start_ms": None if self.start_ms is None else round(self.start_ms, 1),
+            "end_ms": None if self.end_ms is None else round(self.end_ms, 1),
+            "results": len(self.results),
+            "reason": self.reason,
+        }
+
+
+class BodyTooLarge(Exception):
+    pass
+
+
+async def _read_body(response: httpx.Response, limit: int) -> bytes:
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in response.aiter_bytes():
+        size += len(chunk)
+        if size > limit:
+            raise BodyTooLarge
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def _run_engine(
+    client: httpx.AsyncClient,
+    job: EngineJob,
+    started: float,
+    send: anyio.abc.ObjectSendStream[EngineRun],
+) -> None:
+    engine = job.config.id
+    run = EngineRun(engine, "failed", start_ms=(anyio.current_time() - started) * 1000)
+    async with send:
+        try:
+            request = job.module.build_request(
+                job.config.endpoint, job.search, job.config.credential
+            )
+        except Exception:
+            log.exception("engine_build_failed", extra={"fields": {"engine": engine}})
+            run.reason = "parse_failure"
+        else:
+            await _exchange(client, job, request, run)
+        run.end_ms = (anyio.current_time() - started) * 1000
+        with contextlib.suppress(anyio.BrokenResourceError):
+            await send.send(run)
+
+
+async def _exchange(
+    client: httpx.AsyncClient, job: EngineJob, request: httpx.Request, run: EngineRun
+) -> None:
+    sent = anyio.current_time()
+    try:
+        response = await client.send(request, stream=True)
+        try:
+            body = await _read_body(response, MAX_ENGINE_BODY)
+        finally:
+            await response.aclose()
+    except httpx.TimeoutException:
+        run.reason = "timeout"
+        return
+    except BodyTooLarge:
+        run.reason = "parse_failure"
+        return
+    except (httpx.HTTPError, OSError) as exc:
+        log.info(
+            "engine_request_failed",
+            extra={"fields": {"engine": run.engine, "error": exc.__class__.__name__}},
+        )
+        run.reason = "request_failure"
+        return
+    run.latency_s = anyio.current_time() - sent
+    try:
+        parsed = job.module.parse(response.status_code, response.headers, body, job.search)
+    except Exception:
+        log.warning("engine_parse_failed", extra={"fields": {"engine": run.engine}}, exc_info=True)
+        run.reason = "parse_failure"
+        return
+    if isinstance(parsed, EngineFailure):
+        run.reason = parsed.reason
+        run.retry_after_s = parsed.retry_after_s
+    else:
+        run.outcome = "answered"
+        run.results = list(parsed)
+
+
+async def run_engines(
+    client: httpx.AsyncClient, jobs: list[EngineJob], started: float, deadline_at: float
+) -> dict[str, EngineRun]:
+    """Run every job; by ``deadline_at`` (anyio time) each has a run, timeouts included."""
+    runs: dict[str, EngineRun] = {}
+    send, receive = anyio.create_memory_object_stream[EngineRun](max(1, len(jobs)))
+    spawned_ms = (anyio.current_time() - started) * 1000
+    async with anyio.create_task_group() as group:
+        with anyio.CancelScope(deadline=deadline_at):
+            async with send:
+                for job in jobs:
+                    group.start_soon(_run_engine, client, job, started, send.clone())
+            async with receive:
+                async for run in receive:
+                    runs[run.engine] = run
+        group.cancel_scope.cancel()
+    end_ms = (anyio.current_time() - started) * 1000
+    for job in jobs:
+        if job.config.id not in runs:
+            runs[job.config.id] = EngineRun(
+                job.config.id, "failed", start_ms=spawned_ms, end_ms=end_ms, reason="timeout"
+            )
+    return runs

@@ -1,0 +1,197 @@
+"""The tools' input and output schemas, built from the configuration.
+
+The ``category`` enum lists only served categories, ``language`` is present only
+when more than one language is configured, and every output schema also admits
+the error envelope (strict clients validate error results against it too).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rypsok.config import Config
+from rypsok.engines.base import TIME_RANGES
+
+NOTICE_CODES = [
+    "engine_unavailable",
+    "engine_skipped",
+    "snippet_truncated",
+    "title_truncated",
+    "characters_removed",
+    "instruction_like_content",
+    "results_dropped",
+    "credential_masked",
+    "from_cache",
+    "extraction_partial",
+]
+ERROR_KINDS = [
+    "invalid_request",
+    "denied",
+    "unavailable",
+    "redirected",
+    "unsupported_content",
+    "too_large",
+]
+
+NOTICE = {
+    "type": "object",
+    "properties": {
+        "code": {"type": "string", "enum": NOTICE_CODES},
+        "engine": {"type": "string"},
+        "reason": {"type": "string"},
+        "count": {"type": "integer", "minimum": 1},
+    },
+    "required": ["code"],
+    "additionalProperties": False,
+}
+
+ERROR = {
+    "type": "object",
+    "properties": {
+        "kind": {"type": "string", "enum": ERROR_KINDS},
+        "message": {"type": "string", "maxLength": 200},
+        "detail": {"type": ["object", "null"]},
+    },
+    "required": ["kind", "message", "detail"],
+    "additionalProperties": False,
+}
+
+
+def _output(success: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {**success, "error": ERROR},
+        "oneOf": [{"required": required}, {"required": ["error"]}],
+    }
+
+
+def search_input(config: Config) -> dict[str, Any]:
+    properties: dict[str, Any] = {
+        "query": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": config.search.max_query_chars,
+            "description": "What to search for; 1 to "
+            f"{config.search.max_query_chars} characters after trimming.",
+        },
+        "category": {
+            "type": "string",
+            "enum": config.served_categories(),
+            "default": "general",
+            "description": "Which kind of engines to ask.",
+        },
+        "max_results": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": config.search.max_results,
+            "default": 5,
+        },
+    }
+    if len(config.search.languages) > 1:
+        properties["language"] = {
+            "type": "string",
+            "enum": list(config.search.languages),
+            "default": config.default_language,
+        }
+    properties["time_range"] = {
+        "type": "string",
+        "enum": list(TIME_RANGES),
+        "description": "Only results from this period; engines that cannot honour it are skipped.",
+    }
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": ["query"],
+        "additionalProperties": False,
+    }
+
+
+def search_output() -> dict[str, Any]:
+    result = {
+        "type": "object",
+        "properties": {
+            "title": {"type": "string", "maxLength": 150},
+            "url": {"type": "string", "maxLength": 2048},
+            "snippet": {"type": "string", "maxLength": 300},
+            "date": {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2}$"},
+            "engines": {"type": "array", "items": {"type": "string"}},
+        },
+        "required": ["title", "url", "snippet"],
+        "additionalProperties": False,
+    }
+    return _output(
+        {
+            "outcome": {"type": "string", "enum": ["ok", "partial", "empty"]},
+            "notices": {"type": "array", "items": NOTICE},
+            "results": {"type": "array", "items": result},
+        },
+        ["outcome", "notices", "results"],
+    )
+
+
+STATUS_INPUT = {"type": "object", "properties": {}, "additionalProperties": False}
+
+
+def status_output() -> dict[str, Any]:
+    engine = {
+        "type": "object",
+        "properties": {
+            "id": {"type": "string"},
+            "state": {"type": "string", "enum": ["disabled", "closed", "open", "half_open"]},
+            "latency_ms": {"type": ["integer", "null"], "minimum": 0},
+            "reason": {"type": "string", "enum": ["disabled", "no_credential"]},
+        },
+        "required": ["id", "state", "latency_ms"],
+        "additionalProperties": False,
+    }
+    return _output(
+        {
+            "outcome": {"type": "string", "enum": ["ok"]},
+            "notices": {"type": "array", "items": NOTICE},
+            "engines": {"type": "array", "items": engine},
+        },
+        ["outcome", "notices", "engines"],
+    )
+
+
+def fetch_input(config: Config) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {
+            "url": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": 2048,
+                "description": "The page to read (https; http is tried over https).",
+            },
+            "max_chars": {
+                "type": "integer",
+                "minimum": 500,
+                "maximum": config.fetch.max_chars,
+                "default": min(3000, config.fetch.max_chars),
+            },
+            "start_char": {
+                "type": "integer",
+                "minimum": 0,
+                "default": 0,
+                "description": "Where to continue: next_start_char of the previous call.",
+            },
+        },
+        "required": ["url"],
+        "additionalProperties": False,
+    }
+
+
+def fetch_output() -> dict[str, Any]:
+    return _output(
+        {
+            "outcome": {"type": "string", "enum": ["ok"]},
+            "notices": {"type": "array", "items": NOTICE},
+            "url": {"type": "string"},
+            "title": {"type": "string", "maxLength": 150},
+            "content": {"type": "string"},
+            "truncated": {"type": "boolean"},
+            "next_start_char": {"type": "integer", "minimum": 1},
+        },
+        ["outcome", "notices", "url", "title", "content", "truncated"],
+    )

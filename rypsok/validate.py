@@ -1,0 +1,126 @@
+"""Checking a tool's arguments against its input schema, with the spec's error for each miss.
+
+Shared by the MCP server (arguments as a JSON object) and the library (keyword
+arguments), so both refuse the same input with the same words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rypsok import errors
+from rypsok.config import Config
+from rypsok.engines.base import TIME_RANGES
+
+MAX_URL_CHARS = 2048
+
+
+@dataclass(frozen=True)
+class SearchRequest:
+    query: str
+    """Trimmed."""
+    raw_query: str
+    """As the caller sent it: secret positions are counted in this string."""
+    category: str
+    max_results: int
+    language: str | None
+    """None when the caller did not name one (the default language is asked)."""
+    time_range: str | None
+
+
+@dataclass(frozen=True)
+class FetchRequest:
+    url: str
+    max_chars: int
+    start_char: int
+
+
+SEARCH_PARAMETERS = ("query", "category", "max_results", "language", "time_range")
+FETCH_PARAMETERS = ("url", "max_chars", "start_char")
+
+
+def _reject_unknown(arguments: dict[str, Any], allowed: tuple[str, ...]) -> None:
+    for name in arguments:
+        if name not in allowed:
+            raise errors.unknown_parameter(str(name), list(allowed))
+
+
+def _integer(name: str, value: Any, minimum: int, maximum: int) -> int:
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise errors.ToolError(
+            "invalid_request",
+            f"{name} must be an integer between {minimum} and {maximum}",
+            {"parameter": name, "min": minimum, "max": maximum},
+        )
+    if not minimum <= value <= maximum:
+        raise errors.out_of_range(name, minimum, maximum)
+    return value
+
+
+def _optional(arguments: dict[str, Any], name: str) -> Any:
+    return arguments.get(name)
+
+
+def search_request(arguments: dict[str, Any], config: Config) -> SearchRequest:
+    _reject_unknown(arguments, SEARCH_PARAMETERS)
+    raw_query = arguments.get("query")
+    if raw_query is None:
+        raise errors.missing_parameter("query")
+    limit = config.search.max_query_chars
+    if not isinstance(raw_query, str):
+        raise errors.query_length(1, limit)
+    query = raw_query.strip()
+    if not 1 <= len(query) <= limit:
+        raise errors.query_length(1, limit)
+
+    served = config.served_categories()
+    category = _optional(arguments, "category")
+    if category is None:
+        category = "general"
+    if not isinstance(category, str) or category not in served:
+        raise errors.not_allowed("category", served)
+
+    max_results = _optional(arguments, "max_results")
+    max_results = 5 if max_results is None else max_results
+    max_results = _integer("max_results", max_results, 1, config.search.max_results)
+
+    languages = list(config.search.languages)
+    language = _optional(arguments, "language")
+    if language is not None and (not isinstance(language, str) or language not in languages):
+        raise errors.not_allowed("language", languages)
+
+    time_range = _optional(arguments, "time_range")
+    if time_range is not None and (
+        not isinstance(time_range, str) or time_range not in TIME_RANGES
+    ):
+        raise errors.not_allowed("time_range", list(TIME_RANGES))
+
+    return SearchRequest(query, raw_query, category, max_results, language, time_range)
+
+
+def fetch_request(arguments: dict[str, Any], config: Config) -> FetchRequest:
+    _reject_unknown(arguments, FETCH_PARAMETERS)
+    url = arguments.get("url")
+    if url is None:
+        raise errors.missing_parameter("url")
+    if not isinstance(url, str) or not url:
+        raise errors.wrong_type("url", "a non-empty string")
+    if len(url) > MAX_URL_CHARS:
+        raise errors.url_too_long(MAX_URL_CHARS)
+    max_chars = _optional(arguments, "max_chars")
+    max_chars = _integer(
+        "max_chars",
+        min(3000, config.fetch.max_chars) if max_chars is None else max_chars,
+        500,
+        config.fetch.max_chars,
+    )
+    start_char = _optional(arguments, "start_char")
+    start_char = _integer("start_char", 0 if start_char is None else start_char, 0, 2**31 - 1)
+    return FetchRequest(url, max_chars, start_char)
+
+
+def status_request(arguments: dict[str, Any]) -> None:
+    _reject_unknown(arguments, ())

@@ -1,0 +1,61 @@
+"""Shared fixtures: one engine server per test module, and configurations pointing at it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from rypsok.config import Config, config_from_dict
+from rypsok.engines.registry import ENGINE_IDS
+from tests.engine_servers import EngineServer
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "trio"
+
+
+@pytest.fixture(scope="module")
+def engine_server():
+    with EngineServer() as server:
+        yield server
+
+
+@pytest.fixture
+def engines(engine_server: EngineServer) -> EngineServer:
+    engine_server.reset()
+    return engine_server
+
+
+def config_data(
+    server: EngineServer,
+    enabled: set[str],
+    engine_overrides: dict[str, dict] | None = None,
+    **sections: dict[str, Any],
+) -> dict[str, Any]:
+    """TOML-shaped data: the ``enabled`` engines point at ``server``, every other engine is off."""
+    engine_tables: dict[str, dict[str, Any]] = {}
+    for engine_id in ENGINE_IDS:
+        if engine_id in enabled:
+            table: dict[str, Any] = {
+                "endpoint": server.endpoint(engine_id),
+                "rate_per_minute": 1000,
+            }
+        else:
+            table = {"enabled": False}
+        table.update((engine_overrides or {}).get(engine_id, {}))
+        engine_tables[engine_id] = table
+    return {**sections, "engines": engine_tables}
+
+
+def make_config(
+    server: EngineServer,
+    enabled: set[str],
+    engine_overrides: dict[str, dict] | None = None,
+    env: dict[str, str] | None = None,
+    **sections: dict[str, Any],
+) -> Config:
+    return config_from_dict(
+        config_data(server, enabled, engine_overrides, **sections), env=env or {}
+    )

@@ -1,0 +1,138 @@
+"""A real HTTP server on loopback that plays search engines for the tests.
+
+Each engine is reached at ``http://127.0.0.1:PORT/e/<name>`` (the engine's
+endpoint); the engine appends its documented path, and the server answers with
+the :class:`Play` set for ``<name>``: a fixture, a delay, a hang, a dribble, a
+status with headers, garbage, or a reset connection. Requests are recorded so
+tests can check what was sent.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import http.server
+import socket
+import socketserver
+import struct
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+@dataclass
+class Play:
+    body: bytes = b"{}"
+    status: int = 200
+    headers: dict[str, str] = field(default_factory=lambda: {"Content-Type": "application/json"})
+    delay_s: float = 0.0
+    mode: str = "answer"
+    """answer, hang (accept and never answer), dribble (a byte every 100 ms, forever), reset."""
+    gzip: bool = False
+
+
+def fixture(path: str) -> bytes:
+    return (FIXTURES / path).read_bytes()
+
+
+def json_play(path: str, **kwargs) -> Play:
+    return Play(body=fixture(path), **kwargs)
+
+
+@dataclass
+class Seen:
+    engine: str
+    method: str
+    path: str
+    headers: dict[str, str]
+    body: bytes
+
+
+class EngineServer:
+    def __init__(self, host: str = "127.0.0.1"):
+        self.plays: dict[str, Play] = {}
+        self.seen: list[Seen] = []
+        self._stop = threading.Event()
+        server = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args) -> None:
+                pass
+
+            def do_GET(self) -> None:
+                self._answer()
+
+            def do_POST(self) -> None:
+                self._answer()
+
+            def _answer(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(length) if length else b""
+                parts = self.path.split("/")
+                engine = parts[2] if len(parts) > 2 and parts[1] == "e" else ""
+                server.seen.append(
+                    Seen(engine, self.command, self.path, dict(self.headers.items()), body)
+                )
+                play = server.plays.get(engine, Play(status=404, body=b"no play"))
+                if play.delay_s:
+                    server._stop.wait(play.delay_s)
+                if play.mode == "hang":
+                    server._stop.wait(60)
+                    return
+                if play.mode == "reset":
+                    self.connection.setsockopt(
+                        socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0)
+                    )
+                    self.close_connection = True
+                    return
+                payload = gzip.compress(play.body) if play.gzip else play.body
+                self.send_response(play.status)
+                for name, value in play.headers.items():
+                    self.send_header(name, value)
+                if play.gzip:
+                    self.send_header("Content-Encoding", "gzip")
+                if play.mode == "dribble":
+                    self.send_header("Content-Length", "1000000")
+                    self.end_headers()
+                    with contextlib.suppress(OSError):
+                        while not server._stop.wait(0.1):
+                            self.wfile.write(b" ")
+                            self.wfile.flush()
+                    return
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+
+        class Threading(socketserver.ThreadingMixIn, http.server.HTTPServer):
+            daemon_threads = True
+            allow_reuse_address = True
+
+        self._httpd = Threading((host, 0), Handler)
+        self.host = host
+        self.port = self._httpd.server_address[1]
+        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+
+    def endpoint(self, name: str) -> str:
+        return f"http://{self.host}:{self.port}/e/{name}"
+
+    def requests_for(self, engine: str) -> list[Seen]:
+        return [s for s in self.seen if s.engine == engine]
+
+    def reset(self) -> None:
+        self.plays.clear()
+        self.seen.clear()
+
+    def __enter__(self) -> EngineServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        time.sleep(0)

@@ -1,0 +1,163 @@
+"""Configuration: defaults, lookup order, and refusal of unknown keys and bad values."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from rypsok.config import ConfigError, config_from_dict, load_config
+
+
+def test_every_key_has_the_documented_default():
+    config = config_from_dict({}, env={})
+    assert config.search.deadline_ms == 2500
+    assert config.search.languages == ("en",)
+    assert config.search.max_query_chars == 400
+    assert config.search.max_results == 20
+    assert config.search.attribution is False
+    assert config.search.instruction_like == "keep"
+    assert config.search.secrets == "deny"
+    assert config.search.max_concurrent == 8
+    assert config.fetch.allow_http is False
+    assert config.fetch.ports == (80, 443)
+    assert config.fetch.max_chars == 20000
+    assert config.fetch.byte_limit == 5242880
+    assert config.fetch.timeout_ms == 10000
+    assert config.fetch.follow_redirects == "same_host"
+    assert config.fetch.max_redirects == 5
+    assert config.fetch.strict is False
+    assert config.fetch.allow_urls == ()
+    assert config.fetch.allow_networks == ()
+    assert config.fetch.max_concurrent == 4
+    assert config.status.enabled is True
+    assert (config.limits.web_search, config.limits.web_fetch, config.limits.engine_status) == (
+        60,
+        30,
+        30,
+    )
+    assert (config.cache.enabled, config.cache.ttl_s, config.cache.max_entries) == (
+        False,
+        300,
+        1000,
+    )
+    assert (config.breaker.failures, config.breaker.cooldown_s, config.breaker.max_cooldown_s) == (
+        3,
+        30,
+        600,
+    )
+    assert (config.log.level, config.log.path) == ("info", "")
+
+
+def test_engine_defaults_come_from_the_engine_and_searxng_is_off_without_endpoint():
+    config = config_from_dict({}, env={})
+    github = config.engine("github")
+    assert github.enabled and github.weight == 1.0
+    assert github.endpoint == "https://api.github.com"
+    assert github.credential_env == "GITHUB_TOKEN"
+    assert github.rate_per_minute == 10
+    assert config.engine("searxng").enabled is False
+    assert config.engine("brave").unusable_reason == "no_credential"
+    assert config.engine("wikipedia").unusable_reason is None
+
+
+def test_setting_a_searxng_endpoint_enables_it():
+    config = config_from_dict({"engines": {"searxng": {"endpoint": "https://sx.example"}}}, env={})
+    assert config.engine("searxng").enabled
+    assert config.engine("searxng").endpoint == "https://sx.example"
+
+
+def test_credentials_come_only_from_the_named_environment_variable():
+    data = {"engines": {"brave": {"credential_env": "MY_BRAVE"}}}
+    assert config_from_dict(data, env={"BRAVE_API_KEY": "x"}).engine("brave").credential is None
+    brave = config_from_dict(data, env={"MY_BRAVE": "secret-value"}).engine("brave")
+    assert brave.credential == "secret-value"
+    assert "secret-value" not in repr(brave)
+    assert brave.unusable_reason is None
+
+
+def test_switched_off_engine_is_disabled_even_without_its_key():
+    config = config_from_dict({"engines": {"brave": {"enabled": False}}}, env={})
+    assert config.engine("brave").unusable_reason == "disabled"
+
+
+@pytest.mark.parametrize(
+    ("data", "key"),
+    [
+        ({"search": {"deadline": 10}}, "search.deadline"),
+        ({"serch": {}}, "serch"),
+        ({"search": {"deadline_ms": "fast"}}, "search.deadline_ms"),
+        ({"search": {"deadline_ms": True}}, "search.deadline_ms"),
+        ({"search": {"deadline_ms": 0}}, "search.deadline_ms"),
+        ({"search": {"languages": []}}, "search.languages"),
+        ({"search": {"languages": ["English"]}}, "search.languages[0]"),
+        ({"search": {"languages": ["en", "en"]}}, "search.languages"),
+        ({"search": {"instruction_like": "flag"}}, "search.instruction_like"),
+        ({"search": {"secrets": "allow"}}, "search.secrets"),
+        ({"fetch": {"ports": [0]}}, "fetch.ports[0]"),
+        ({"fetch": {"max_chars": 100}}, "fetch.max_chars"),
+        ({"fetch": {"follow_redirects": "all"}}, "fetch.follow_redirects"),
+        ({"fetch": {"allow_networks": ["not-a-cidr"]}}, "fetch.allow_networks[0]"),
+        ({"fetch": {"allow_urls": ["ftp://x"]}}, "fetch.allow_urls[0]"),
+        ({"status": {"enabled": "yes"}}, "status.enabled"),
+        ({"limits": {"web_search": -1}}, "limits.web_search"),
+        ({"cache": {"ttl_s": 0}}, "cache.ttl_s"),
+        ({"breaker": {"cooldown_s": 60, "max_cooldown_s": 30}}, "breaker.max_cooldown_s"),
+        ({"log": {"level": "loud"}}, "log.level"),
+        ({"engines": {"bing": {}}}, "engines.bing"),
+        ({"engines": {"github": {"weight": -1}}}, "engines.github.weight"),
+        ({"engines": {"github": {"endpoint": "api.github.com"}}}, "engines.github.endpoint"),
+        (
+            {"engines": {"github": {"credential_env": "not a name"}}},
+            "engines.github.credential_env",
+        ),
+        ({"engines": {"github": {"token": "x"}}}, "engines.github.token"),
+        ({"engines": {"searxng": {"enabled": True}}}, "engines.searxng.endpoint"),
+    ],
+)
+def test_bad_configuration_names_the_key(data, key):
+    with pytest.raises(ConfigError) as raised:
+        config_from_dict(data, env={})
+    assert raised.value.key == key
+    assert key in str(raised.value)
+
+
+def test_lookup_order(tmp_path):
+    explicit = tmp_path / "explicit.toml"
+    explicit.write_text("[search]\ndeadline_ms = 1000\n")
+    from_env = tmp_path / "env.toml"
+    from_env.write_text("[search]\ndeadline_ms = 2000\n")
+    xdg = tmp_path / "xdg" / "rypsok"
+    xdg.mkdir(parents=True)
+    (xdg / "config.toml").write_text("[search]\ndeadline_ms = 3000\n")
+    env = {"RYPSOK_CONFIG": str(from_env), "XDG_CONFIG_HOME": str(tmp_path / "xdg")}
+    assert load_config(str(explicit), env).search.deadline_ms == 1000
+    assert load_config(None, env).search.deadline_ms == 2000
+    del env["RYPSOK_CONFIG"]
+    assert load_config(None, env).search.deadline_ms == 3000
+    assert load_config(None, {"XDG_CONFIG_HOME": str(tmp_path / "none")}).search.deadline_ms == 2500
+
+
+def test_missing_or_broken_file_is_a_config_error(tmp_path):
+    with pytest.raises(ConfigError):
+        load_config(str(tmp_path / "absent.toml"), {})
+    broken = tmp_path / "broken.toml"
+    broken.write_text("[search\n")
+    with pytest.raises(ConfigError):
+        load_config(str(broken), {})
+
+
+@pytest.mark.parametrize("command", ["serve", "probe", "status"])
+def test_cli_refuses_bad_config_with_exit_2_and_no_traceback(tmp_path, command):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[search]\ninstruction_like = "flag"\n')
+    argv = [sys.executable, "-m", "rypsok", command, "--config", str(bad)]
+    if command == "probe":
+        argv.append("query")
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "search.instruction_like" in done.stderr
+    assert '"keep"' in done.stderr and '"drop"' in done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stdout == ""

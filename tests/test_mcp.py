@@ -1,0 +1,257 @@
+"""The MCP server as an agent sees it: rypsok started over stdio, driven by the mcp SDK clients."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import anyio
+import pytest
+
+from tests.conftest import config_data
+from tests.engine_servers import Play, json_play
+from tests.mcp_harness import (
+    ROOT,
+    assert_conforms,
+    modern_client,
+    session,
+    structured,
+    write_toml,
+)
+
+pytestmark = pytest.mark.anyio
+
+CODE = {"github", "stackexchange"}
+
+
+@pytest.fixture
+def config_file(engines, tmp_path):
+    def make(enabled=CODE, **sections):
+        return write_toml(config_data(engines, set(enabled), **sections), tmp_path / "rypsok.toml")
+
+    return make
+
+
+def tools_by_name(listed):
+    return {tool.name: tool for tool in listed.tools}
+
+
+async def test_tool_list_follows_the_configuration(config_file):
+    async with session(config_file()) as client:
+        tools = tools_by_name(await client.list_tools())
+    assert list(tools) == ["web_search", "engine_status", "web_fetch"]
+    search = tools["web_search"]
+    properties = search.input_schema["properties"]
+    assert properties["category"]["enum"] == ["code"]
+    assert "language" not in properties
+    assert properties["max_results"] == {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 20,
+        "default": 5,
+    }
+    assert properties["time_range"]["enum"] == ["day", "week", "month", "year"]
+    assert search.input_schema["required"] == ["query"]
+    assert search.input_schema["additionalProperties"] is False
+    for tool in tools.values():
+        assert tool.title and tool.description
+        assert tool.annotations.read_only_hint is True
+        assert tool.output_schema["type"] == "object"
+        assert {"required": ["error"]} in tool.output_schema["oneOf"]
+    assert tools["web_search"].annotations.open_world_hint is True
+    assert tools["web_fetch"].annotations.open_world_hint is True
+    assert tools["engine_status"].annotations.open_world_hint is False
+    fetch = tools["web_fetch"].input_schema["properties"]
+    assert fetch["max_chars"]["minimum"] == 500 and fetch["max_chars"]["maximum"] == 20000
+    assert fetch["url"]["maxLength"] == 2048
+
+
+async def test_languages_and_status_switch(config_file):
+    path = config_file(
+        enabled={"wikipedia", "hackernews"},
+        search={"languages": ["de", "en"]},
+        status={"enabled": False},
+    )
+    async with session(path) as client:
+        tools = tools_by_name(await client.list_tools())
+        assert list(tools) == ["web_search", "web_fetch"]
+        language = tools["web_search"].input_schema["properties"]["language"]
+        assert language["enum"] == ["de", "en"] and language["default"] == "de"
+        assert tools["web_search"].input_schema["properties"]["category"]["enum"] == [
+            "general",
+            "news",
+        ]
+        result = await client.call_tool("engine_status", {})
+    assert result.is_error
+    assert structured(result)["error"]["kind"] == "invalid_request"
+
+
+async def test_search_result_is_structured_and_conforms(config_file, engines):
+    engines.plays["github"] = json_play("github/search.json")
+    engines.plays["stackexchange"] = Play(status=429, headers={"Retry-After": "3"})
+    async with session(config_file()) as client:
+        tools = tools_by_name(await client.list_tools())
+        result = await client.call_tool(
+            "web_search", {"query": "async runtime", "category": "code", "max_results": 3}
+        )
+    assert not result.is_error
+    payload = structured(result)
+    assert_conforms(payload, tools["web_search"].output_schema)
+    assert payload["outcome"] == "partial"
+    assert {"code": "engine_unavailable", "engine": "stackexchange", "reason": "rate_limited"} in (
+        payload["notices"]
+    )
+    assert 1 <= len(payload["results"]) <= 3
+    assert payload["results"][0]["url"] == "https://github.com/tokio-rs/tokio"
+
+
+async def test_errors_are_results_with_the_envelope_and_the_server_keeps_serving(
+    config_file, engines
+):
+    engines.plays["github"] = json_play("github/search.json")
+    engines.plays["stackexchange"] = json_play("stackexchange/search.json")
+    bad_calls = [
+        ("web_search", {}),
+        ("web_search", {"query": 5}),
+        ("web_search", {"query": "x", "max_results": 99}),
+        ("web_search", {"query": "x", "category": "news"}),
+        ("web_search", {"query": "x", "colour": "red"}),
+        ("web_search", {"query": "x", "max_results": True}),
+        ("no_such_tool", {}),
+        ("engine_status", {"verbose": True}),
+        ("web_fetch", {"url": "x" * 3000}),
+    ]
+    async with session(config_file()) as client:
+        tools = tools_by_name(await client.list_tools())
+        for name, arguments in bad_calls:
+            result = await client.call_tool(name, arguments)
+            assert result.is_error, (name, arguments)
+            payload = structured(result)
+            assert set(payload) == {"error"}
+            error = payload["error"]
+            assert error["kind"] == "invalid_request", (name, arguments, error)
+            assert len(error["message"]) <= 200 and "Traceback" not in error["message"]
+            assert "parameter" in error["detail"]
+            schema = tools.get(name, tools["web_search"]).output_schema
+            assert_conforms(payload, schema)
+        result = await client.call_tool("web_search", {"query": "asyncio", "category": "code"})
+    assert not result.is_error
+    assert structured(result)["outcome"] == "ok"
+
+
+async def test_deadline_holds_through_mcp(config_file, engines):
+    engines.plays["github"] = Play(mode="hang")
+    engines.plays["stackexchange"] = Play(mode="dribble")
+    async with session(config_file(search={"deadline_ms": 800})) as client:
+        started = anyio.current_time()
+        result = await client.call_tool("web_search", {"query": "asyncio", "category": "code"})
+        elapsed = anyio.current_time() - started
+        assert elapsed <= 0.8 + 0.3
+        error = structured(result)["error"]
+        assert (error["kind"], error["detail"]["reason"]) == ("unavailable", "deadline")
+        engines.plays["github"] = json_play("github/search.json")
+        started = anyio.current_time()
+        result = await client.call_tool("web_search", {"query": "asyncio", "category": "code"})
+        assert anyio.current_time() - started <= 0.8 + 0.3
+    payload = structured(result)
+    assert payload["outcome"] == "partial"
+    assert {"code": "engine_unavailable", "engine": "stackexchange", "reason": "timeout"} in (
+        payload["notices"]
+    )
+
+
+async def test_engine_status_through_mcp(config_file, engines):
+    engines.plays["github"] = json_play("github/search.json")
+    engines.plays["stackexchange"] = json_play("stackexchange/search.json")
+    async with session(config_file()) as client:
+        tools = tools_by_name(await client.list_tools())
+        await client.call_tool("web_search", {"query": "asyncio", "category": "code"})
+        result = await client.call_tool("engine_status", {})
+    payload = structured(result)
+    assert_conforms(payload, tools["engine_status"].output_schema)
+    states = {e["id"]: e for e in payload["engines"]}
+    assert states["github"]["state"] == "closed"
+    assert isinstance(states["github"]["latency_ms"], int)
+    assert states["brave"] == {
+        "id": "brave",
+        "state": "disabled",
+        "latency_ms": None,
+        "reason": "disabled",
+    }
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+async def test_both_protocol_eras(config_file, engines, mode):
+    engines.plays["github"] = json_play("github/search.json")
+    engines.plays["stackexchange"] = json_play("stackexchange/search.json")
+    async with modern_client(config_file(), mode=mode) as client:
+        listed = await client.list_tools()
+        tools = tools_by_name(listed)
+        result = await client.call_tool("web_search", {"query": "asyncio", "category": "code"})
+        error = await client.call_tool("web_search", {"query": ""})
+    assert structured(result)["outcome"] == "ok"
+    assert_conforms(structured(result), tools["web_search"].output_schema)
+    assert error.is_error
+    assert_conforms(structured(error), tools["web_search"].output_schema)
+    assert structured(error)["error"]["detail"]["parameter"] == "query"
+
+
+def test_stdout_carries_only_mcp_messages(config_file, engines):
+    engines.plays["github"] = json_play("github/search.json")
+    engines.plays["stackexchange"] = Play(status=500)
+    messages = [
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "raw", "version": "0"},
+            },
+        },
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {"name": "web_search", "arguments": {"query": "asyncio", "category": "code"}},
+        },
+        {
+            "jsonrpc": "2.0",
+            "id": 3,
+            "method": "tools/call",
+            "params": {"name": "web_search", "arguments": ["not", "an", "object"]},
+        },
+    ]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rypsok", "serve", "--config", str(config_file())],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        text=True,
+    )
+    try:
+        for message in messages:
+            process.stdin.write(json.dumps(message) + "\n")
+        process.stdin.flush()
+        replies = {}
+        while len(replies) < 3:
+            line = process.stdout.readline()
+            assert line, process.stderr.read()
+            reply = json.loads(line)
+            assert reply["jsonrpc"] == "2.0"
+            replies[reply["id"]] = reply
+        process.stdin.close()
+        process.wait(timeout=10)
+        assert process.stdout.read() == ""
+    finally:
+        process.kill()
+    assert replies[2]["result"]["structuredContent"]["outcome"] == "partial"
+    third = replies[3]
+    assert "error" in third or third["result"]["isError"] is True
+    logs = [json.loads(line) for line in process.stderr.read().splitlines() if line.startswith("{")]
+    assert any(entry.get("event") == "search" for entry in logs)
+    assert all("asyncio" not in json.dumps(entry) for entry in logs)

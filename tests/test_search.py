@@ -1,0 +1,420 @@
+"""web_search through the library, against engines played by a real server on loopback.
+
+Every outcome, notice code and search error has a test here that fails if the code is wrong.
+"""
+
+from __future__ import annotations
+
+import json
+
+import anyio
+import pytest
+
+from rypsok import Client, ToolError
+from rypsok.engines.registry import engine_module
+from tests.conftest import make_config
+from tests.engine_servers import Play, json_play
+
+pytestmark = pytest.mark.anyio
+
+CODE = {"github", "stackexchange"}
+SLACK_S = 0.3
+
+
+def github_body(*items: tuple[str, str, str]) -> bytes:
+    """A GitHub search/repositories answer with (html_url, full_name, description) items."""
+    return json.dumps(
+        {
+            "total_count": len(items),
+            "incomplete_results": False,
+            "items": [
+                {
+                    "id": i,
+                    "name": name.split("/")[-1],
+                    "full_name": name,
+                    "html_url": url,
+                    "description": description,
+                    "fork": False,
+                    "owner": {"login": name.split("/")[0], "type": "User"},
+                    "created_at": "2020-01-01T00:00:00Z",
+                    "updated_at": "2026-09-30T10:00:00Z",
+                    "pushed_at": "2026-09-30T09:58:12Z",
+                    "stargazers_count": 10,
+                    "language": "Python",
+                    "score": 1.0,
+                }
+                for i, (url, name, description) in enumerate(items)
+            ],
+        }
+    ).encode()
+
+
+def stackexchange_body(*items: tuple[str, str]) -> bytes:
+    """A Stack Exchange /search/advanced answer with (link, title) items."""
+    return json.dumps(
+        {
+            "items": [
+                {
+                    "tags": ["python"],
+                    "owner": {"display_name": "Jane", "user_id": 1},
+                    "is_answered": True,
+                    "view_count": 10,
+                    "answer_count": 1,
+                    "score": 3,
+                    "last_activity_date": 1790000000,
+                    "creation_date": 1700000000 + i,
+                    "question_id": 1000 + i,
+                    "content_license": "CC BY-SA 4.0",
+                    "link": link,
+                    "title": title,
+                }
+                for i, (link, title) in enumerate(items)
+            ],
+            "has_more": False,
+            "quota_max": 300,
+            "quota_remaining": 299,
+        }
+    ).encode()
+
+
+def code_config(engines, **sections):
+    return make_config(engines, CODE, **sections)
+
+
+async def search(config, query="asyncio task", **kwargs):
+    async with Client(config) as client:
+        return await client.search(query, **kwargs)
+
+
+async def test_ok_when_every_engine_answers(engines):
+    engines.plays["github"] = json_play("github/search.json")
+    engines.plays["stackexchange"] = json_play("stackexchange/search.json")
+    response = await search(code_config(engines), category="code", max_results=20)
+    assert response.outcome == "ok"
+    urls = [r.url for r in response.results]
+    assert "https://github.com/tokio-rs/tokio" in urls
+    assert any(u.startswith("https://stackoverflow.com/questions/7712345/") for u in urls)
+    assert len(urls) == len(set(urls))
+    for result in response.results:
+        assert result.title and len(result.title) <= 150 and len(result.snippet) <= 300
+        assert result.date is None or len(result.date) == 10
+    assert [n.code for n in response.notices if n.code.startswith("engine_")] == []
+
+
+async def test_max_results_cuts_the_merged_list(engines):
+    engines.plays["github"] = json_play("github/search.json")
+    engines.plays["stackexchange"] = json_play("stackexchange/search.json")
+    response = await search(code_config(engines), category="code", max_results=2)
+    assert len(response.results) == 2
+
+
+async def test_partial_names_the_failed_engine(engines):
+    engines.plays["github"] = Play(status=500, body=b"oops")
+    engines.plays["stackexchange"] = json_play("stackexchange/search.json")
+    response = await search(code_config(engines), category="code")
+    assert response.outcome == "partial"
+    notice = [n for n in response.notices if n.code == "engine_unavailable"]
+    assert [(n.engine, n.reason) for n in notice] == [("github", "request_failure")]
+    assert response.results
+
+
+async def test_empty_when_an_engine_answered_and_nothing_remained(engines):
+    engines.plays["github"] = json_play("github/empty.json")
+    engines.plays["stackexchange"] = Play(status=500)
+    response = await search(code_config(engines), category="code")
+    assert response.outcome == "empty"
+    assert response.results == []
+
+
+async def test_all_failed(engines):
+    engines.plays["github"] = Play(status=500)
+    engines.plays["stackexchange"] = Play(status=502)
+    with pytest.raises(ToolError) as raised:
+        await search(code_config(engines), category="code")
+    assert raised.value.kind == "unavailable"
+    assert raised.value.detail == {"reason": "all_failed"}
+    assert raised.value.message.endswith("retry later")
+
+
+@pytest.mark.parametrize(
+    ("play", "reason"),
+    [
+        (Play(status=429, headers={"Retry-After": "7"}), "rate_limited"),
+        (Play(status=403, body=b"<html>Forbidden</html>"), "blocked"),
+        (Play(status=401, body=b'{"message": "Bad credentials"}'), "auth_failure"),
+        (Play(status=200, body=b"\x00garbage{"), "parse_failure"),
+        (Play(status=200, body=b'{"items": "not a list"}'), "parse_failure"),
+        (Play(status=503), "request_failure"),
+        (Play(mode="reset"), "request_failure"),
+        (Play(mode="hang"), "timeout"),
+        (Play(mode="dribble"), "timeout"),
+    ],
+)
+async def test_engine_failure_reasons(engines, play, reason):
+    engines.plays["github"] = play
+    engines.plays["stackexchange"] = json_play("stackexchange/search.json")
+    config = code_config(engines, search={"deadline_ms": 600})
+    started = anyio.current_time()
+    response = await search(config, category="code")
+    assert anyio.current_time() - started <= 0.6 + SLACK_S
+    assert response.outcome == "partial"
+    unavailable = [(n.engine, n.reason) for n in response.notices if n.code == "engine_unavailable"]
+    assert unavailable == [("github", reason)]
+
+
+@pytest.mark.parametrize("mode", ["hang", "dribble"])
+async def test_deadline_when_no_engine_answers_in_time(engines, mode):
+    engines.plays["github"] = Play(mode=mode)
+    engines.plays["stackexchange"] = Play(mode="hang")
+    config = code_config(engines, search={"deadline_ms": 500})
+    started = anyio.current_time()
+    with pytest.raises(ToolError) as raised:
+        await search(config, category="code")
+    elapsed = anyio.current_time() - started
+    assert elapsed <= 0.5 + SLACK_S
+    assert raised.value.kind == "unavailable"
+    assert raised.value.detail == {"reason": "deadline"}
+    assert "no engine answered" in raised.value.message
+
+
+async def test_slow_engine_within_deadline_is_waited_for(engines):
+    engines.plays["github"] = json_play("github/search.json", delay_s=0.3)
+    engines.plays["stackexchange"] = json_play("stackexchange/search.json")
+    response = await search(code_config(engines, search={"deadline_ms": 2000}), category="code")
+    assert response.outcome == "ok"
+
+
+async def test_unserved_category_is_invalid_with_allowed_list(engines):
+    config = code_config(engines)
+    with pytest.raises(ToolError) as raised:
+        await search(config, category="news")
+    assert raised.value.kind == "invalid_request"
+    assert raised.value.detail == {"parameter": "category", "allowed": ["code"]}
+    with pytest.raises(ToolError) as raised:
+        await search(config, category="recipes")
+    assert raised.value.detail == {"parameter": "category", "allowed": ["code"]}
+
+
+EMPTY_DDG_PAGE = Play(
+    body=b"<html><body><div id='links' class='results'></div></body></html>",
+    headers={"Content-Type": "text/html"},
+)
+
+
+async def test_query_too_long_skips_that_engine_and_no_engine_when_all_skip(engines):
+    assert engine_module("wikipedia").INFO.max_query_chars < 350
+    assert engine_module("duckduckgo").INFO.max_query_chars >= 350
+    engines.plays["duckduckgo"] = EMPTY_DDG_PAGE
+    query = ("tokio " * 60)[:350]
+    response = await search(make_config(engines, {"wikipedia", "duckduckgo"}), query=query)
+    skipped = [(n.engine, n.reason) for n in response.notices if n.code == "engine_skipped"]
+    assert skipped == [("wikipedia", "query_too_long")]
+    assert engines.requests_for("wikipedia") == []
+    with pytest.raises(ToolError) as raised:
+        await search(make_config(engines, {"wikipedia"}), query=query)
+    assert raised.value.kind == "unavailable"
+    assert raised.value.detail == {"reason": "no_engine", "parameter": "query"}
+
+
+async def test_time_range_skip_and_no_engine(engines):
+    config = make_config(engines, {"wikipedia", "duckduckgo"})
+    engines.plays["duckduckgo"] = EMPTY_DDG_PAGE
+    engines.plays["wikipedia"] = json_play("wikipedia/search.json")
+    response = await search(config, query="python", time_range="week")
+    skipped = [(n.engine, n.reason) for n in response.notices if n.code == "engine_skipped"]
+    assert skipped == [("wikipedia", "time_range")]
+    assert engines.requests_for("wikipedia") == []
+    only_wikipedia = make_config(engines, {"wikipedia"})
+    with pytest.raises(ToolError) as raised:
+        await search(only_wikipedia, query="python", time_range="week")
+    assert raised.value.kind == "unavailable"
+    assert raised.value.detail["reason"] == "no_engine"
+    assert "time_range" in raised.value.message
+
+
+async def test_language_skip_only_for_a_language_other_than_the_default(engines):
+    config = make_config(engines, {"wikipedia", "duckduckgo"}, search={"languages": ["en", "de"]})
+    engines.plays["wikipedia"] = json_play("wikipedia/search.json")
+    engines.plays["duckduckgo"] = EMPTY_DDG_PAGE
+    response = await search(config, query="python", language="de")
+    skipped = [(n.engine, n.reason) for n in response.notices if n.code == "engine_skipped"]
+    assert skipped == [("duckduckgo", "language")]
+    assert "/e/wikipedia" in engines.requests_for("wikipedia")[0].path
+    engines.seen.clear()
+    response = await search(config, query="python", language="en")
+    assert [n for n in response.notices if n.code == "engine_skipped"] == []
+    assert engines.requests_for("duckduckgo")
+
+
+async def test_cooldown_after_consecutive_failures_and_rate_limited_when_all_rest(engines):
+    engines.plays["github"] = Play(status=500)
+    engines.plays["stackexchange"] = json_play("stackexchange/search.json")
+    config = code_config(engines, breaker={"failures": 2, "cooldown_s": 60})
+    async with Client(config) as client:
+        for _ in range(2):
+            await client.search("asyncio", category="code")
+        response = await client.search("asyncio", category="code")
+        skipped = [(n.engine, n.reason) for n in response.notices if n.code == "engine_skipped"]
+        assert skipped == [("github", "cooldown")]
+        status = {e.id: e.state for e in (await client.engine_status()).engines}
+        assert status["github"] == "open"
+        engines.plays["stackexchange"] = Play(status=500)
+        await client.search("asyncio", category="code")
+        await client.search("asyncio", category="code")
+        with pytest.raises(ToolError) as raised:
+            await client.search("asyncio", category="code")
+    assert raised.value.kind == "unavailable"
+    assert raised.value.detail["reason"] == "rate_limited"
+    assert 0 < raised.value.detail["retry_after_ms"] <= 60_000
+
+
+async def test_engine_budget_skips_with_rate_limited(engines):
+    engines.plays["github"] = json_play("github/search.json")
+    engines.plays["stackexchange"] = json_play("stackexchange/search.json")
+    config = make_config(engines, CODE, engine_overrides={"github": {"rate_per_minute": 1}})
+    async with Client(config) as client:
+        first = await client.search("asyncio", category="code")
+        second = await client.search("asyncio", category="code")
+    assert [n for n in first.notices if n.code == "engine_skipped"] == []
+    skipped = [(n.engine, n.reason) for n in second.notices if n.code == "engine_skipped"]
+    assert skipped == [("github", "rate_limited")]
+    assert len(engines.requests_for("github")) == 1
+
+
+async def test_duplicates_merge_with_https_preferred_and_tracking_removed(engines):
+    engines.plays["github"] = Play(
+        body=github_body(
+            ("http://Example.org/page?b=2&a=1&utm_source=x", "a/one", "from github"),
+            ("https://github.com/only/github", "only/github", "second"),
+        )
+    )
+    engines.plays["stackexchange"] = Play(
+        body=stackexchange_body(
+            ("https://example.org/page?a=1&b=2#frag", "From stack exchange"),
+        )
+    )
+    response = await search(code_config(engines), category="code", max_results=10)
+    urls = [r.url for r in response.results]
+    assert urls[0] == "https://example.org/page?a=1&b=2#frag"
+    assert urls.count("https://example.org/page?a=1&b=2#frag") == 1
+    assert not any("example.org" in u.lower() and u.startswith("http:") for u in urls)
+    assert response.results[0].title == "a/one"
+    assert "https://github.com/only/github" in urls
+
+
+async def test_reciprocal_rank_fusion_respects_weights(engines):
+    engines.plays["github"] = Play(body=github_body(("https://a.example/", "a/a", "")))
+    engines.plays["stackexchange"] = Play(body=stackexchange_body(("https://b.example/", "B")))
+    heavy_se = make_config(engines, CODE, engine_overrides={"stackexchange": {"weight": 2.0}})
+    response = await search(heavy_se, category="code")
+    assert [r.url for r in response.results] == ["https://b.example/", "https://a.example/"]
+    heavy_gh = make_config(engines, CODE, engine_overrides={"github": {"weight": 2.0}})
+    response = await search(heavy_gh, category="code")
+    assert [r.url for r in response.results] == ["https://a.example/", "https://b.example/"]
+
+
+async def test_engines_attribution(engines):
+    engines.plays["github"] = Play(body=github_body(("https://a.example/", "a/a", "")))
+    engines.plays["stackexchange"] = Play(body=stackexchange_body(("https://b.example/", "B")))
+    off = make_config(engines, CODE, engine_overrides={"stackexchange": {"attribution": False}})
+    response = await search(off, category="code")
+    assert all(r.engines is None for r in response.results)
+    required = make_config(engines, CODE, engine_overrides={"stackexchange": {"attribution": True}})
+    by_url = {r.url: r.engines for r in (await search(required, category="code")).results}
+    assert by_url == {"https://a.example/": None, "https://b.example/": ["stackexchange"]}
+    everywhere = make_config(
+        engines,
+        CODE,
+        engine_overrides={"stackexchange": {"attribution": False}},
+        search={"attribution": True},
+    )
+    by_url = {r.url: r.engines for r in (await search(everywhere, category="code")).results}
+    assert by_url == {"https://a.example/": ["github"], "https://b.example/": ["stackexchange"]}
+
+
+async def test_dates_are_iso_days_only_when_given(engines):
+    engines.plays["github"] = Play(body=github_body(("https://a.example/", "a/a", "")))
+    engines.plays["stackexchange"] = Play(status=500)
+    response = await search(code_config(engines), category="code")
+    assert response.results[0].date == "2026-09-30"
+
+
+@pytest.mark.parametrize(
+    ("arguments", "detail"),
+    [
+        ({"query": "   "}, {"parameter": "query", "min": 1, "max": 400}),
+        ({"query": "x" * 401}, {"parameter": "query", "min": 1, "max": 400}),
+        ({"query": "x", "max_results": 0}, {"parameter": "max_results", "min": 1, "max": 20}),
+        ({"query": "x", "max_results": 21}, {"parameter": "max_results", "min": 1, "max": 20}),
+        ({"query": "x", "max_results": "5"}, {"parameter": "max_results", "min": 1, "max": 20}),
+        ({"query": "x", "language": "fr"}, {"parameter": "language", "allowed": ["en"]}),
+        (
+            {"query": "x", "time_range": "decade"},
+            {"parameter": "time_range", "allowed": ["day", "week", "month", "year"]},
+        ),
+    ],
+)
+async def test_invalid_parameters(engines, arguments, detail):
+    async with Client(code_config(engines)) as client:
+        with pytest.raises(ToolError) as raised:
+            await client.call_tool("web_search", arguments)
+    assert raised.value.kind == "invalid_request"
+    assert raised.value.detail == detail
+    assert engines.seen == []
+
+
+async def test_query_is_trimmed_and_length_is_configurable(engines):
+    engines.plays["github"] = Play(body=github_body())
+    engines.plays["stackexchange"] = Play(body=stackexchange_body())
+    config = code_config(engines, search={"max_query_chars": 10, "max_results": 3})
+    async with Client(config) as client:
+        response = await client.search("   1234567890   ", category="code")
+        assert response.outcome == "empty"
+        with pytest.raises(ToolError) as raised:
+            await client.search("12345678901", category="code")
+        assert raised.value.detail == {"parameter": "query", "min": 1, "max": 10}
+        with pytest.raises(ToolError) as raised:
+            await client.search("x", category="code", max_results=4)
+        assert raised.value.detail == {"parameter": "max_results", "min": 1, "max": 3}
+
+
+async def test_engine_status_lists_engines_in_id_order(engines):
+    engines.plays["github"] = json_play("github/search.json", delay_s=0.05)
+    engines.plays["stackexchange"] = json_play("stackexchange/search.json")
+    config = make_config(engines, CODE | {"brave"}, engine_overrides={"brave": {"enabled": True}})
+    async with Client(config) as client:
+        before = (await client.engine_status()).to_json()
+        await client.search("asyncio", category="code")
+        after = (await client.engine_status()).to_json()
+    ids = [e["id"] for e in before["engines"]]
+    assert ids == sorted(ids) and len(ids) == 14
+    by_id = {e["id"]: e for e in before["engines"]}
+    assert by_id["github"] == {"id": "github", "state": "closed", "latency_ms": None}
+    assert by_id["brave"] == {
+        "id": "brave",
+        "state": "disabled",
+        "latency_ms": None,
+        "reason": "no_credential",
+    }
+    assert by_id["wikipedia"] == {
+        "id": "wikipedia",
+        "state": "disabled",
+        "latency_ms": None,
+        "reason": "disabled",
+    }
+    github_after = {e["id"]: e for e in after["engines"]}["github"]
+    assert github_after["state"] == "closed" and github_after["latency_ms"] >= 50
+    assert before["outcome"] == "ok" and before["notices"] == []
+    text = json.dumps(after)
+    assert "127.0.0.1" not in text and "endpoint" not in text
+
+
+@pytest.mark.parametrize("anyio_backend", ["asyncio", "trio"])
+async def test_library_works_under_trio_and_asyncio(engines, anyio_backend):
+    engines.plays["github"] = json_play("github/search.json")
+    engines.plays["stackexchange"] = Play(mode="hang")
+    config = code_config(engines, search={"deadline_ms": 400})
+    started = anyio.current_time()
+    response = await search(config, category="code")
+    assert anyio.current_time() - started <= 0.4 + SLACK_S
+    assert response.outcome == "partial"
