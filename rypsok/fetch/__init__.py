@@ -1,0 +1,1 @@
+"""web_fetch: egress policy, robots.txt, transport, extraction and paging of one public page."""

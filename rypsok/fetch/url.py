@@ -1,0 +1,342 @@
+"""Reading a fetch URL the way a browser does (the WHATWG URL Standard), once.
+
+The URL checks (scheme, credentials, egress, robots.txt) and the HTTP client must never
+read one URL two ways, so :func:`read_url` reads it once and :meth:`FetchURL.url` gives
+the normalized text that is requested: an ASCII host (IDNA-mapped name, dotted-quad
+IPv4, or compressed IPv6), an explicit port only when it is not the default, and a
+path and query percent-encoded as UTF-8 with dot segments resolved. httpx reads that
+text back unchanged (tests/test_fetch_url.py and properties/ check it).
+
+Stricter than a browser, on purpose: a backslash, whitespace or a control character
+anywhere, port 0, an empty label, and host characters outside letters, digits, ``-``
+and ``_`` are refused (invalid_request) instead of being repaired or passed on.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import ipaddress
+import re
+import unicodedata
+from collections.abc import Collection
+from dataclasses import dataclass
+from urllib.parse import unquote_to_bytes
+
+import idna
+
+from rypsok import errors
+from rypsok.fetch.egress import EgressPolicy, IPAddress
+
+DEFAULT_PORTS = {"http": 80, "https": 443}
+MAX_LABEL_OCTETS = 63
+MAX_NAME_OCTETS = 253
+
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*")
+_PORT = re.compile(r"[0-9]*")
+_IPV6_TEXT = re.compile(r"[0-9A-Fa-f:.]+")
+_ASCII_LABEL = re.compile(r"[a-z0-9_\-]+")
+_IPV4_DIGITS = {10: re.compile(r"[0-9]+"), 8: re.compile(r"[0-7]+"), 16: re.compile(r"[0-9a-f]+")}
+
+# WHATWG percent-encode sets (special URLs), less the C0 controls refused earlier.
+_PATH_ENCODE = frozenset(' "#<>?`{}^')
+_QUERY_ENCODE = frozenset(" \"#<>'")
+_SINGLE_DOT = frozenset({".", "%2e"})
+_DOUBLE_DOT = frozenset({"..", ".%2e", "%2e.", "%2e%2e"})
+
+
+@dataclass(frozen=True)
+class FetchURL:
+    """One URL as read for web_fetch.
+
+    ``host`` is what goes on the wire (and in the Host header): the IDNA-mapped name in
+    lower case without a trailing dot, or the canonical IP text (IPv6 without
+    brackets). ``address`` is set when the host is an IP literal, in any spelling.
+    ``explicit_port`` is true when the URL names a port other than the scheme's default
+    (a browser drops ``:80`` on http, so that counts as default). ``userinfo`` is the
+    text before ``@`` as given, for the credential checks. ``target`` is the path and
+    query. For a scheme other than http and https only ``scheme`` is read; ``host`` is
+    empty, ``port`` 0 and ``target`` the rest of the URL, so that the scheme check can
+    refuse it.
+    """
+
+    scheme: str
+    host: str
+    address: IPAddress | None
+    port: int
+    explicit_port: bool
+    userinfo: str | None
+    target: str
+
+    def url(self) -> str:
+        """The URL the HTTP client requests: no userinfo, no fragment."""
+        if self.scheme not in DEFAULT_PORTS:
+            return f"{self.scheme}:{self.target}"
+        host = f"[{self.host}]" if isinstance(self.address, ipaddress.IPv6Address) else self.host
+        port = f":{self.port}" if self.explicit_port else ""
+        return f"{self.scheme}://{host}{port}{self.target}"
+
+
+def read_url(url: str, max_length: int = 2048) -> FetchURL:
+    """Read ``url`` as WHATWG does, or raise ToolError (invalid_request).
+
+    Judges syntax only: scheme policy, credentials and egress are later checks.
+    """
+    if len(url) > max_length:
+        raise errors.url_too_long(max_length)
+    _check_characters(url)
+    scheme, colon, rest = url.partition(":")
+    if not colon or not _SCHEME.fullmatch(scheme):
+        raise errors.url_malformed("it has no scheme; write it as https://host/path")
+    scheme = scheme.lower()
+    if scheme not in DEFAULT_PORTS:
+        return FetchURL(scheme, "", None, 0, False, None, rest)
+
+    rest = rest.lstrip("/")
+    authority_end = min((i for i in (rest.find(c) for c in "/?#") if i >= 0), default=len(rest))
+    authority, remainder = rest[:authority_end], rest[authority_end:]
+    userinfo, at, host_and_port = authority.rpartition("@")
+    host_text, port_text = _split_host_and_port(host_and_port)
+    host, address = _read_host(host_text)
+    port, explicit = _read_port(port_text, DEFAULT_PORTS[scheme])
+    return FetchURL(
+        scheme=scheme,
+        host=host,
+        address=address,
+        port=port,
+        explicit_port=explicit,
+        userinfo=userinfo if at else None,
+        target=_read_target(remainder),
+    )
+
+
+def check_scheme(u: FetchURL, allow_http: bool) -> None:
+    """Refuse a scheme other than http and https (http itself is upgraded, not refused here)."""
+    if u.scheme not in DEFAULT_PORTS:
+        raise errors.scheme_not_allowed(allow_http)
+
+
+def literal_refusal(u: FetchURL, policy: EgressPolicy, ports: Collection[int]) -> str | None:
+    """Why the URL's port or literal address is refused (the denial's name), or None."""
+    if u.port not in ports:
+        return "port"
+    if u.address is not None:
+        return policy.refusal(u.address)
+    return None
+
+
+def check_egress_literal(u: FetchURL, policy: EgressPolicy, ports: Collection[int]) -> None:
+    """A port not in ``ports``, or a literal address the policy refuses: denied egress."""
+    if literal_refusal(u, policy, ports) is not None:
+        raise errors.egress_denied()
+
+
+def upgrade_to_https(u: FetchURL) -> FetchURL:
+    """The https form of an http URL; the default port 80 becomes 443, another port stays."""
+    if u.scheme != "http":
+        return u
+    port = u.port if u.explicit_port else DEFAULT_PORTS["https"]
+    return dataclasses.replace(
+        u, scheme="https", port=port, explicit_port=port != DEFAULT_PORTS["https"]
+    )
+
+
+def _check_characters(url: str) -> None:
+    for char in url:
+        if char == "\\":
+            raise errors.url_malformed("it contains a backslash; use / in URLs")
+        if char.isspace():
+            raise errors.url_malformed("it contains whitespace; percent-encode it (%20)")
+        category = unicodedata.category(char)
+        if category == "Cc":
+            raise errors.url_malformed("it contains a control character")
+        if category == "Cs":
+            raise errors.url_malformed("it is not valid Unicode")
+
+
+def _split_host_and_port(text: str) -> tuple[str, str | None]:
+    """Split at the first ``:`` outside brackets (the WHATWG host state)."""
+    inside_brackets = False
+    for index, char in enumerate(text):
+        if char == "[":
+            inside_brackets = True
+        elif char == "]":
+            inside_brackets = False
+        elif char == ":" and not inside_brackets:
+            return text[:index], text[index + 1 :]
+    return text, None
+
+
+def _read_port(text: str | None, default: int) -> tuple[int, bool]:
+    if not text:
+        return default, False
+    if not _PORT.fullmatch(text) or not 1 <= int(text) <= 65535:
+        raise errors.url_malformed("the port must be a number from 1 to 65535")
+    port = int(text)
+    return port, port != default
+
+
+def _read_host(text: str) -> tuple[str, IPAddress | None]:
+    if not text:
+        raise errors.url_malformed("the host is empty")
+    if text.startswith("["):
+        return _read_ipv6(text)
+    try:
+        decoded = unquote_to_bytes(text).decode("utf-8")
+        mapped = idna.uts46_remap(decoded, std3_rules=False)
+    except ValueError:
+        raise errors.url_malformed("the host is not a valid host name") from None
+    if _ends_in_number(mapped):
+        address = _parse_ipv4(mapped)
+        return str(address), address
+    return _domain_to_ascii(mapped), None
+
+
+def _read_ipv6(text: str) -> tuple[str, IPAddress]:
+    inner = text[1:-1] if text.endswith("]") else ""
+    if not _IPV6_TEXT.fullmatch(inner):
+        raise errors.url_malformed("the host is not a valid IPv6 address")
+    try:
+        address = ipaddress.IPv6Address(inner)
+    except ValueError:
+        raise errors.url_malformed("the host is not a valid IPv6 address") from None
+    return ipv6_text(address), address
+
+
+def ipv6_text(address: ipaddress.IPv6Address) -> str:
+    """WHATWG IPv6 serialization: lower-case hex, the first longest run of 2+ zeros as ``::``."""
+    value = int(address)
+    pieces = [(value >> (112 - 16 * i)) & 0xFFFF for i in range(8)]
+    best_start, best_length = -1, 1
+    index = 0
+    while index < 8:
+        end = index
+        while end < 8 and pieces[end] == 0:
+            end += 1
+        if end - index > best_length:
+            best_start, best_length = index, end - index
+        index = max(end, index + 1)
+    if best_start < 0:
+        return ":".join(f"{p:x}" for p in pieces)
+    head = ":".join(f"{p:x}" for p in pieces[:best_start])
+    tail = ":".join(f"{p:x}" for p in pieces[best_start + best_length :])
+    return f"{head}::{tail}"
+
+
+def _ends_in_number(host: str) -> bool:
+    parts = host.split(".")
+    if parts[-1] == "" and len(parts) > 1:
+        parts.pop()
+    last = parts[-1]
+    return _IPV4_DIGITS[10].fullmatch(last) is not None or _ipv4_number(last) is not None
+
+
+def _ipv4_number(text: str) -> int | None:
+    if not text:
+        return None
+    radix = 10
+    if text[:2] in ("0x", "0X"):
+        text, radix = text[2:], 16
+    elif len(text) > 1 and text[0] == "0":
+        text, radix = text[1:], 8
+    if not text:
+        return 0
+    if not _IPV4_DIGITS[radix].fullmatch(text.lower()):
+        return None
+    return int(text, radix)
+
+
+def _parse_ipv4(host: str) -> ipaddress.IPv4Address:
+    """The WHATWG IPv4 parser: 1 to 4 parts, each decimal, octal (0...) or hex (0x...)."""
+    invalid = errors.url_malformed("the host is not a valid IPv4 address")
+    parts = host.split(".")
+    if parts[-1] == "" and len(parts) > 1:
+        parts.pop()
+    if len(parts) > 4:
+        raise invalid
+    numbers = [_ipv4_number(part) for part in parts]
+    if any(n is None for n in numbers):
+        raise invalid
+    values = [n for n in numbers if n is not None]
+    if any(n > 255 for n in values[:-1]) or values[-1] >= 256 ** (5 - len(values)):
+        raise invalid
+    value = values[-1]
+    for index, n in enumerate(values[:-1]):
+        value += n * 256 ** (3 - index)
+    return ipaddress.IPv4Address(value)
+
+
+def _domain_to_ascii(mapped: str) -> str:
+    """UTS 46 ToASCII of an already mapped name, one trailing dot dropped, labels checked."""
+    labels = mapped.split(".")
+    if len(labels) > 1 and labels[-1] == "":
+        labels.pop()
+    ascii_labels = [_label_to_ascii(label) for label in labels]
+    name = ".".join(ascii_labels)
+    if len(name) > MAX_NAME_OCTETS:
+        raise errors.url_malformed("the host name is too long")
+    return name
+
+
+def _label_to_ascii(label: str) -> str:
+    invalid = errors.url_malformed("the host is not a valid host name")
+    if not label:
+        raise errors.url_malformed("the host has an empty label")
+    if label.isascii():
+        if not _ASCII_LABEL.fullmatch(label):
+            raise invalid
+        if label.startswith("xn--"):
+            try:
+                decoded = idna.ulabel(label)
+            except ValueError:
+                raise invalid from None
+            if decoded.isascii():
+                raise invalid
+        encoded = label
+    else:
+        try:
+            encoded = idna.alabel(label).decode("ascii")
+        except ValueError:
+            raise invalid from None
+    if len(encoded) > MAX_LABEL_OCTETS:
+        raise errors.url_malformed("a label of the host name is longer than 63 characters")
+    return encoded
+
+
+def _read_target(remainder: str) -> str:
+    """Path and query of a special URL: dot segments resolved, percent-encoded, no fragment."""
+    before_fragment = remainder.partition("#")[0]
+    path, question, query = before_fragment.partition("?")
+    target = _normalize_path(path)
+    if question:
+        target += "?" + _percent_encode(query, _QUERY_ENCODE)
+    return target
+
+
+def _normalize_path(path: str) -> str:
+    segments = path[1:].split("/") if path else [""]
+    output: list[str] = []
+    for index, segment in enumerate(segments):
+        last = index == len(segments) - 1
+        lowered = segment.lower()
+        if lowered in _DOUBLE_DOT:
+            if output:
+                output.pop()
+            if last:
+                output.append("")
+        elif lowered in _SINGLE_DOT:
+            if last:
+                output.append("")
+        else:
+            output.append(_percent_encode(segment, _PATH_ENCODE))
+    return "/" + "/".join(output)
+
+
+def _percent_encode(text: str, encode_set: frozenset[str]) -> str:
+    if text.isascii() and not any(char in encode_set for char in text):
+        return text
+    return "".join(
+        "".join(f"%{byte:02X}" for byte in char.encode("utf-8"))
+        if char in encode_set or ord(char) > 0x7E
+        else char
+        for char in text
+    )

@@ -1,0 +1,1 @@
+"""Cleaning of text that other sites wrote: invisible characters, whitespace and bounds."""
