@@ -1,0 +1,152 @@
+"""arXiv papers through the arXiv API, ``/api/query`` (Atom 1.0).
+
+Docs: https://info.arxiv.org/help/api/user-manual.html (query syntax, the Atom
+response, errors in section 3.4) and https://info.arxiv.org/help/api/tou.html
+(one request every 3 seconds).
+
+The query becomes ``all:`` terms joined by ``AND``; ``time_range`` becomes a
+``submittedDate:[FROM TO NOW]`` clause (GMT). arXiv reports a bad request as
+an ordinary feed holding one entry titled ``Error``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+import httpx
+import lxml.etree
+
+from .base import (
+    TIME_RANGES,
+    EngineFailure,
+    EngineInfo,
+    EngineSearch,
+    RawResult,
+    endpoint_url,
+    failure_for_status,
+    iso_date,
+)
+
+INFO = EngineInfo(
+    id="arxiv",
+    categories=frozenset({"science"}),
+    default_endpoint="https://export.arxiv.org",
+    time_ranges=frozenset(TIME_RANGES),
+    languages=frozenset(),
+    max_query_chars=300,
+    credential_env=None,
+    credential_required=False,
+    attribution=False,
+    rate_per_minute=20,
+    docs="https://info.arxiv.org/help/api/user-manual.html",
+)
+"""max_query_chars: arXiv documents no limit; 300 matches Wikipedia's and keeps URLs short."""
+
+_PATH = "/api/query"
+_MAX_RESULTS = 2000
+_ATOM = "{http://www.w3.org/2005/Atom}"
+_TOKEN = re.compile(r'"([^"]*)"|(\S+)')
+_SYNTAX = re.compile(r'[()\[\]{}:"\\]')
+_OPERATORS = frozenset({"AND", "OR", "ANDNOT"})
+_XML_PARSER = lxml.etree.XMLParser(resolve_entities=False, no_network=True)
+
+_BLOCK_MARKERS = (
+    b"captcha",
+    b"challenge-form",
+    b"cf-chl",
+    b"are you a robot",
+    b"unusual traffic",
+    b"access denied",
+)
+
+
+def _not_atom(body: bytes) -> EngineFailure:
+    """A page instead of the API's answer: a block page, or something unparseable."""
+    lowered = body[:20000].lower()
+    if any(marker in lowered for marker in _BLOCK_MARKERS):
+        return EngineFailure("blocked")
+    return EngineFailure("parse_failure")
+
+
+def _search_query(query: str) -> str:
+    """Plain words and "quoted phrases" as ``all:`` terms, all required; query syntax removed."""
+    terms = []
+    for match in _TOKEN.finditer(query):
+        phrase, word = match.groups()
+        if phrase is not None:
+            cleaned = " ".join(_SYNTAX.sub(" ", phrase).split())
+            if cleaned:
+                terms.append(f'all:"{cleaned}"')
+        elif word not in _OPERATORS:
+            terms.extend(f"all:{part}" for part in _SYNTAX.sub(" ", word).split())
+    return " AND ".join(terms) if terms else 'all:""'
+
+
+def _arxiv_minute(moment: dt.datetime) -> str:
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(dt.UTC)
+    return moment.strftime("%Y%m%d%H%M")
+
+
+def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> httpx.Request:
+    search_query = _search_query(search.query)
+    since = search.since()
+    if since is not None:
+        span = f"[{_arxiv_minute(since)} TO {_arxiv_minute(search.now)}]"
+        search_query = f"({search_query}) AND submittedDate:{span}"
+    params = {
+        "search_query": search_query,
+        "start": "0",
+        "max_results": str(max(1, min(search.max_results, _MAX_RESULTS))),
+        "sortBy": "relevance",
+        "sortOrder": "descending",
+    }
+    headers = {"User-Agent": search.user_agent, "Accept": "application/atom+xml"}
+    return httpx.Request("GET", endpoint_url(endpoint, _PATH), params=params, headers=headers)
+
+
+def _feed(body: bytes) -> lxml.etree._Element | None:
+    try:
+        root = lxml.etree.fromstring(body, _XML_PARSER)
+    except (lxml.etree.XMLSyntaxError, ValueError):
+        return None
+    return root if root is not None and root.tag == f"{_ATOM}feed" else None
+
+
+def _is_error_entry(entry: lxml.etree._Element) -> bool:
+    entry_id = entry.findtext(f"{_ATOM}id") or ""
+    title = (entry.findtext(f"{_ATOM}title") or "").strip()
+    author = (entry.findtext(f"{_ATOM}author/{_ATOM}name") or "").strip()
+    return "/api/errors" in entry_id or (title == "Error" and author == "arXiv api core")
+
+
+def parse(
+    status: int, headers: httpx.Headers, body: bytes, search: EngineSearch
+) -> list[RawResult] | EngineFailure:
+    feed = _feed(body)
+    entries = feed.findall(f"{_ATOM}entry") if feed is not None else []
+    if any(_is_error_entry(entry) for entry in entries):
+        return EngineFailure("parse_failure")
+    failure = failure_for_status(status, headers)
+    if failure is not None:
+        return failure
+    if feed is None:
+        return _not_atom(body)
+    results = []
+    for entry in entries:
+        title = entry.findtext(f"{_ATOM}title")
+        link = entry.find(f"{_ATOM}link[@rel='alternate']")
+        url = link.get("href") if link is not None else None
+        url = url or (entry.findtext(f"{_ATOM}id") or "").strip()
+        if not title or not url:
+            continue
+        results.append(
+            RawResult(
+                title=title,
+                url=url,
+                snippet=entry.findtext(f"{_ATOM}summary") or "",
+                date=iso_date(entry.findtext(f"{_ATOM}published")),
+            )
+        )
+    return results

@@ -1,0 +1,156 @@
+"""Stack Overflow questions through the Stack Exchange API 2.3, ``/2.3/search/advanced`` (JSON).
+
+Docs: https://api.stackexchange.com/docs/advanced-search (parameters),
+https://api.stackexchange.com/docs/throttle (300 requests a day per IP without an
+app key, 10,000 with one; ``backoff``), https://api.stackexchange.com/docs/error-handling
+(the error wrapper: ``error_id``, ``error_name``, ``error_message``) and
+https://api.stackexchange.com/docs/compression (answers are always compressed).
+
+``time_range`` becomes ``fromdate=EPOCH``; ``date`` is the question's
+``creation_date``. The built-in ``withbody`` filter supplies the snippet.
+Content is CC BY-SA, so results need attribution.
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+import zlib
+
+import httpx
+
+from .base import (
+    TIME_RANGES,
+    EngineFailure,
+    EngineInfo,
+    EngineSearch,
+    RawResult,
+    endpoint_url,
+    failure_for_status,
+    iso_date,
+    load_json,
+    strip_html,
+)
+
+INFO = EngineInfo(
+    id="stackexchange",
+    categories=frozenset({"code"}),
+    default_endpoint="https://api.stackexchange.com",
+    time_ranges=frozenset(TIME_RANGES),
+    languages=frozenset(),
+    max_query_chars=250,
+    credential_env="STACKEXCHANGE_KEY",
+    credential_required=False,
+    attribution=True,
+    rate_per_minute=1,
+    docs="https://api.stackexchange.com/docs/advanced-search",
+)
+"""max_query_chars: the API documents no limit; 250 is a conservative choice.
+rate_per_minute: 300 a day is 0.2 a minute; 1 is the smallest budget, and the
+daily quota itself comes back as ``throttle_violation`` with its wait."""
+
+_PATH = "/2.3/search/advanced"
+_SITE = "stackoverflow"
+_MAX_PAGE_SIZE = 100
+_GZIP_MAGIC = b"\x1f\x8b"
+_ZLIB_FIRST_BYTE = b"\x78"
+_SECONDS_IN_MESSAGE = re.compile(r"(\d+)\s+seconds?")
+
+_BLOCK_MARKERS = (
+    b"captcha",
+    b"challenge-form",
+    b"cf-chl",
+    b"are you a robot",
+    b"unusual traffic",
+    b"access denied",
+)
+
+
+def _not_json(body: bytes) -> EngineFailure:
+    """A page instead of the API's answer: a block page, or something unparseable."""
+    lowered = body[:20000].lower()
+    if any(marker in lowered for marker in _BLOCK_MARKERS):
+        return EngineFailure("blocked")
+    return EngineFailure("parse_failure")
+
+
+def _decompressed(body: bytes) -> bytes:
+    """The body, inflated when it still holds gzip or zlib bytes (a proxy dropped Content-Encoding)."""
+    if body.startswith(_GZIP_MAGIC):
+        return gzip.decompress(body)
+    if body.startswith(_ZLIB_FIRST_BYTE):
+        return zlib.decompress(body)
+    return body
+
+
+def _api_error(data: object) -> EngineFailure | None:
+    """The error wrapper: 502 throttle_violation, 403 access_denied, anything else."""
+    if not isinstance(data, dict) or "error_id" not in data:
+        return None
+    error_id = data.get("error_id")
+    if error_id == 502:
+        waits = [float(data["backoff"])] if isinstance(data.get("backoff"), int) else []
+        found = _SECONDS_IN_MESSAGE.search(str(data.get("error_message", "")))
+        if found:
+            waits.append(float(found.group(1)))
+        return EngineFailure("rate_limited", max(waits) if waits else None)
+    if error_id == 403:
+        return EngineFailure("blocked")
+    return EngineFailure("request_failure")
+
+
+def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> httpx.Request:
+    params = {
+        "q": search.query,
+        "site": _SITE,
+        "order": "desc",
+        "sort": "relevance",
+        "pagesize": str(max(1, min(search.max_results, _MAX_PAGE_SIZE))),
+        "page": "1",
+        "filter": "withbody",
+    }
+    since = search.since()
+    if since is not None:
+        params["fromdate"] = str(int(since.timestamp()))
+    if credential:
+        params["key"] = credential
+    headers = {"User-Agent": search.user_agent, "Accept": "application/json"}
+    return httpx.Request("GET", endpoint_url(endpoint, _PATH), params=params, headers=headers)
+
+
+def parse(
+    status: int, headers: httpx.Headers, body: bytes, search: EngineSearch
+) -> list[RawResult] | EngineFailure:
+    try:
+        body = _decompressed(body)
+    except (OSError, EOFError, zlib.error):
+        return EngineFailure("parse_failure")
+    try:
+        data = load_json(body)
+    except ValueError:
+        data = None
+    failure = _api_error(data) or failure_for_status(status, headers)
+    if failure is not None:
+        return failure
+    if data is None:
+        return _not_json(body)
+    items = data.get("items") if isinstance(data, dict) else None
+    if not isinstance(items, list):
+        return EngineFailure("parse_failure")
+    results = []
+    for item in items:
+        if not isinstance(item, dict):
+            continue
+        title = item.get("title")
+        url = item.get("link")
+        if not isinstance(title, str) or not isinstance(url, str) or not url:
+            continue
+        results.append(
+            RawResult(
+                title=strip_html(title),
+                url=url,
+                snippet=strip_html(item.get("body")),
+                date=iso_date(item.get("creation_date")),
+            )
+        )
+    return results
