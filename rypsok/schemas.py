@@ -84,7 +84,7 @@ def search_input(config: Config) -> dict[str, Any]:
             "type": "integer",
             "minimum": 1,
             "maximum": config.search.max_results,
-            "default": 5,
+            "default": min(5, config.search.max_results),
         },
     }
     if len(config.search.languages) > 1:

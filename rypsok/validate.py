@@ -84,7 +84,7 @@ def search_request(arguments: dict[str, Any], config: Config) -> SearchRequest:
         raise errors.not_allowed("category", served)
 
     max_results = _optional(arguments, "max_results")
-    max_results = 5 if max_results is None else max_results
+    max_results = min(5, config.search.max_results) if max_results is None else max_results
     max_results = _integer("max_results", max_results, 1, config.search.max_results)
 
     languages = list(config.search.languages)

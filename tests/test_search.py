@@ -259,8 +259,10 @@ async def test_cooldown_after_consecutive_failures_and_rate_limited_when_all_res
         status = {e.id: e.state for e in (await client.engine_status()).engines}
         assert status["github"] == "open"
         engines.plays["stackexchange"] = Play(status=500)
-        await client.search("asyncio", category="code")
-        await client.search("asyncio", category="code")
+        for _ in range(2):
+            with pytest.raises(ToolError) as raised:
+                await client.search("asyncio", category="code")
+            assert raised.value.detail == {"reason": "all_failed"}
         with pytest.raises(ToolError) as raised:
             await client.search("asyncio", category="code")
     assert raised.value.kind == "unavailable"
@@ -344,12 +346,24 @@ async def test_dates_are_iso_days_only_when_given(engines):
     [
         ({"query": "   "}, {"parameter": "query", "min": 1, "max": 400}),
         ({"query": "x" * 401}, {"parameter": "query", "min": 1, "max": 400}),
-        ({"query": "x", "max_results": 0}, {"parameter": "max_results", "min": 1, "max": 20}),
-        ({"query": "x", "max_results": 21}, {"parameter": "max_results", "min": 1, "max": 20}),
-        ({"query": "x", "max_results": "5"}, {"parameter": "max_results", "min": 1, "max": 20}),
-        ({"query": "x", "language": "fr"}, {"parameter": "language", "allowed": ["en"]}),
         (
-            {"query": "x", "time_range": "decade"},
+            {"query": "x", "category": "code", "max_results": 0},
+            {"parameter": "max_results", "min": 1, "max": 20},
+        ),
+        (
+            {"query": "x", "category": "code", "max_results": 21},
+            {"parameter": "max_results", "min": 1, "max": 20},
+        ),
+        (
+            {"query": "x", "category": "code", "max_results": "5"},
+            {"parameter": "max_results", "min": 1, "max": 20},
+        ),
+        (
+            {"query": "x", "category": "code", "language": "fr"},
+            {"parameter": "language", "allowed": ["en"]},
+        ),
+        (
+            {"query": "x", "category": "code", "time_range": "decade"},
             {"parameter": "time_range", "allowed": ["day", "week", "month", "year"]},
         ),
     ],
