@@ -26,6 +26,7 @@ from .base import (
     endpoint_url,
     failure_for_status,
     iso_date,
+    unreadable_body_failure,
 )
 
 INFO = EngineInfo(
@@ -50,23 +51,6 @@ _TOKEN = re.compile(r'"([^"]*)"|(\S+)')
 _SYNTAX = re.compile(r'[()\[\]{}:"\\]')
 _OPERATORS = frozenset({"AND", "OR", "ANDNOT"})
 _XML_PARSER = lxml.etree.XMLParser(resolve_entities=False, no_network=True)
-
-_BLOCK_MARKERS = (
-    b"captcha",
-    b"challenge-form",
-    b"cf-chl",
-    b"are you a robot",
-    b"unusual traffic",
-    b"access denied",
-)
-
-
-def _not_atom(body: bytes) -> EngineFailure:
-    """A page instead of the API's answer: a block page, or something unparseable."""
-    lowered = body[:20000].lower()
-    if any(marker in lowered for marker in _BLOCK_MARKERS):
-        return EngineFailure("blocked")
-    return EngineFailure("parse_failure")
 
 
 def _search_query(query: str) -> str:
@@ -132,7 +116,7 @@ def parse(
     if failure is not None:
         return failure
     if feed is None:
-        return _not_atom(body)
+        return unreadable_body_failure(body)
     results = []
     for entry in entries:
         title = entry.findtext(f"{_ATOM}title")

@@ -141,6 +141,25 @@ def failure_for_status(status: int, headers: httpx.Headers) -> EngineFailure | N
     return EngineFailure("request_failure")
 
 
+BLOCK_PAGE_MARKERS = (
+    b"captcha",
+    b"challenge-form",
+    b"cf-chl",
+    b"are you a robot",
+    b"unusual traffic",
+    b"access denied",
+)
+
+
+def unreadable_body_failure(body: bytes) -> EngineFailure:
+    """A page instead of the API's answer: ``blocked`` for a CAPTCHA or block page, else
+    ``parse_failure``."""
+    lowered = body[:20000].lower()
+    if any(marker in lowered for marker in BLOCK_PAGE_MARKERS):
+        return EngineFailure("blocked")
+    return EngineFailure("parse_failure")
+
+
 def load_json(body: bytes) -> Any:
     """Parse JSON or raise ValueError (the orchestrator turns it into parse_failure)."""
     return json.loads(body)

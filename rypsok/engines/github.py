@@ -26,6 +26,7 @@ from .base import (
     iso_date,
     load_json,
     retry_after_seconds,
+    unreadable_body_failure,
 )
 
 INFO = EngineInfo(
@@ -47,23 +48,6 @@ _MAX_PER_PAGE = 100
 _API_VERSION = "2022-11-28"
 _SECONDARY_LIMIT_WAIT_S = 60.0
 """GitHub: without retry-after or a reset time, wait at least one minute."""
-
-_BLOCK_MARKERS = (
-    b"captcha",
-    b"challenge-form",
-    b"cf-chl",
-    b"are you a robot",
-    b"unusual traffic",
-    b"access denied",
-)
-
-
-def _not_json(body: bytes) -> EngineFailure:
-    """A page instead of the API's answer: a block page, or something unparseable."""
-    lowered = body[:20000].lower()
-    if any(marker in lowered for marker in _BLOCK_MARKERS):
-        return EngineFailure("blocked")
-    return EngineFailure("parse_failure")
 
 
 def _rate_limit(
@@ -116,7 +100,7 @@ def parse(
     if failure is not None:
         return failure
     if data is None:
-        return _not_json(body)
+        return unreadable_body_failure(body)
     items = data.get("items") if isinstance(data, dict) else None
     if not isinstance(items, list):
         return EngineFailure("parse_failure")

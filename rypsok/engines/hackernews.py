@@ -22,6 +22,7 @@ from .base import (
     iso_date,
     load_json,
     strip_html,
+    unreadable_body_failure,
 )
 
 INFO = EngineInfo(
@@ -42,23 +43,6 @@ INFO = EngineInfo(
 _PATH = "/api/v1/search"
 _MAX_HITS = 1000
 _ITEM_URL = "https://news.ycombinator.com/item?id={}"
-
-_BLOCK_MARKERS = (
-    b"captcha",
-    b"challenge-form",
-    b"cf-chl",
-    b"are you a robot",
-    b"unusual traffic",
-    b"access denied",
-)
-
-
-def _not_json(body: bytes) -> EngineFailure:
-    """A page instead of the API's answer: a block page, or something unparseable."""
-    lowered = body[:20000].lower()
-    if any(marker in lowered for marker in _BLOCK_MARKERS):
-        return EngineFailure("blocked")
-    return EngineFailure("parse_failure")
 
 
 def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> httpx.Request:
@@ -83,7 +67,7 @@ def parse(
     try:
         data = load_json(body)
     except ValueError:
-        return _not_json(body)
+        return unreadable_body_failure(body)
     hits = data.get("hits") if isinstance(data, dict) else None
     if not isinstance(hits, list):
         return EngineFailure("parse_failure")

@@ -30,6 +30,7 @@ from .base import (
     iso_date,
     load_json,
     strip_html,
+    unreadable_body_failure,
 )
 
 INFO = EngineInfo(
@@ -55,23 +56,6 @@ _MAX_PAGE_SIZE = 100
 _GZIP_MAGIC = b"\x1f\x8b"
 _ZLIB_FIRST_BYTE = b"\x78"
 _SECONDS_IN_MESSAGE = re.compile(r"(\d+)\s+seconds?")
-
-_BLOCK_MARKERS = (
-    b"captcha",
-    b"challenge-form",
-    b"cf-chl",
-    b"are you a robot",
-    b"unusual traffic",
-    b"access denied",
-)
-
-
-def _not_json(body: bytes) -> EngineFailure:
-    """A page instead of the API's answer: a block page, or something unparseable."""
-    lowered = body[:20000].lower()
-    if any(marker in lowered for marker in _BLOCK_MARKERS):
-        return EngineFailure("blocked")
-    return EngineFailure("parse_failure")
 
 
 def _decompressed(body: bytes) -> bytes:
@@ -133,7 +117,7 @@ def parse(
     if failure is not None:
         return failure
     if data is None:
-        return _not_json(body)
+        return unreadable_body_failure(body)
     items = data.get("items") if isinstance(data, dict) else None
     if not isinstance(items, list):
         return EngineFailure("parse_failure")

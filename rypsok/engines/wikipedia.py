@@ -27,6 +27,7 @@ from .base import (
     load_json,
     retry_after_seconds,
     strip_html,
+    unreadable_body_failure,
 )
 
 INFO = EngineInfo(
@@ -80,15 +81,6 @@ _WIKI_CODE = re.compile(r"[a-z]{2,8}")
 
 _RATE_LIMIT_CODES = frozenset({"ratelimited", "cirrussearch-too-busy-error", "maxlag"})
 
-_BLOCK_MARKERS = (
-    b"captcha",
-    b"challenge-form",
-    b"cf-chl",
-    b"are you a robot",
-    b"unusual traffic",
-    b"access denied",
-)
-
 
 def _wiki_code(language: str | None) -> str:
     """The wiki subdomain for a language tag: ``pt-BR`` -> ``pt``, ``nb`` -> ``no``."""
@@ -110,14 +102,6 @@ def _article_url(lang: str, title: str) -> str:
     """The public article URL, percent-encoded as MediaWiki's wfUrlencode does."""
     path = urllib.parse.quote(title.replace(" ", "_"), safe=";@$!*(),/~:")
     return f"https://{lang}.wikipedia.org/wiki/{path}"
-
-
-def _not_json(body: bytes) -> EngineFailure:
-    """A page instead of the API's answer: a block page, or something unparseable."""
-    lowered = body[:20000].lower()
-    if any(marker in lowered for marker in _BLOCK_MARKERS):
-        return EngineFailure("blocked")
-    return EngineFailure("parse_failure")
 
 
 def _api_error(data: object, headers: httpx.Headers) -> EngineFailure | None:
@@ -160,7 +144,7 @@ def parse(
     if failure is not None:
         return failure
     if data is None:
-        return _not_json(body)
+        return unreadable_body_failure(body)
     query = data.get("query") if isinstance(data, dict) else None
     hits = query.get("search") if isinstance(query, dict) else None
     if not isinstance(hits, list):
