@@ -1,0 +1,259 @@
+"""Invisible and control characters out of text that other sites wrote; titles and snippets bounded.
+
+docs/sanitizer.md explains each rule for operators. Which characters are control and format
+characters, and which are viramas, comes from the running Python's ``unicodedata``; the contexts
+that keep a joiner or a variation selector come from Unicode properties through ``regex``. Every
+context is judged on the original text: one substitution over the whole string decides them all.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import sys
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import regex
+
+TITLE_LIMIT = 150
+SNIPPET_LIMIT = 300
+
+ZWNJ = "\u200c"
+ZWJ = "\u200d"
+HANGUL_FILLERS = "\u3164\uffa0"
+# TAB and LF stay in content and CR becomes LF; in titles and snippets all three are whitespace.
+KEPT_CONTROLS = "\t\n\r"
+
+# The Brahmic scripts, those that encode a virama. A ZWNJ between two letters of one of them
+# stays. tests/test_text.py checks this list against the viramas of the running Unicode data.
+INDIC_SCRIPTS = (
+    "Ahom",
+    "Balinese",
+    "Batak",
+    "Bengali",
+    "Bhaiksuki",
+    "Brahmi",
+    "Chakma",
+    "Devanagari",
+    "Dives_Akuru",
+    "Dogra",
+    "Grantha",
+    "Gujarati",
+    "Gunjala_Gondi",
+    "Gurmukhi",
+    "Gurung_Khema",
+    "Hanunoo",
+    "Javanese",
+    "Kaithi",
+    "Kannada",
+    "Kawi",
+    "Kharoshthi",
+    "Khmer",
+    "Khojki",
+    "Khudawadi",
+    "Lao",
+    "Malayalam",
+    "Masaram_Gondi",
+    "Meetei_Mayek",
+    "Modi",
+    "Myanmar",
+    "Nandinagari",
+    "Newa",
+    "Oriya",
+    "Rejang",
+    "Saurashtra",
+    "Sharada",
+    "Siddham",
+    "Sinhala",
+    "Soyombo",
+    "Sundanese",
+    "Syloti_Nagri",
+    "Tagalog",
+    "Tai_Tham",
+    "Takri",
+    "Tamil",
+    "Telugu",
+    "Thai",
+    "Tibetan",
+    "Tirhuta",
+    "Tulu_Tigalari",
+    "Zanabazar_Square",
+)
+
+_WORD_CUT_WINDOW = 5  # a cut at a space or a grapheme boundary gives up at most 1/5 of the limit
+
+
+@dataclass(frozen=True)
+class Cleaned:
+    text: str
+    removed: int  # characters removed as invisible or control: the characters_removed count
+    truncated: bool  # whether the text was cut to its bound
+
+
+def _scan_unicode_data() -> tuple[list[int], list[int], list[int]]:
+    """The code points always removed, the variation selectors and the viramas, per the running
+    ``unicodedata`` (the Variation_Selector property itself comes from ``regex``)."""
+    is_concatenation_mark = regex.compile(r"\p{Prepended_Concatenation_Mark}").match
+    is_variation_selector = regex.compile(r"\p{Variation_Selector}").match
+    removable: list[int] = [ord(ch) for ch in HANGUL_FILLERS]
+    variation_selectors: list[int] = []
+    viramas: list[int] = []
+    every_code_point = range(sys.maxunicode + 1)
+    of_interest = frozenset({"Cc", "Cf", "Mn", "Mc"}).__contains__
+    categories = map(unicodedata.category, map(chr, every_code_point))
+    for code_point in itertools.compress(every_code_point, map(of_interest, categories)):
+        ch = chr(code_point)
+        category = unicodedata.category(ch)
+        if category == "Cc":
+            if ch not in KEPT_CONTROLS:
+                removable.append(code_point)
+        elif category == "Cf":
+            if ch not in (ZWNJ, ZWJ) and not is_concatenation_mark(ch):
+                removable.append(code_point)
+        elif is_variation_selector(ch):
+            variation_selectors.append(code_point)
+        elif unicodedata.combining(ch) == 9:
+            viramas.append(code_point)
+    return sorted(removable), variation_selectors, viramas
+
+
+def _char_class(code_points: Iterable[int]) -> str:
+    """A character class of the code points, written as ranges (for ``re`` and ``regex``)."""
+    ranges: list[list[int]] = []
+    for code_point in sorted(code_points):
+        if ranges and ranges[-1][1] == code_point - 1:
+            ranges[-1][1] = code_point
+        else:
+            ranges.append([code_point, code_point])
+    parts = (
+        f"\\U{first:08x}" if first == last else f"\\U{first:08x}-\\U{last:08x}"
+        for first, last in ranges
+    )
+    return "[" + "".join(parts) + "]"
+
+
+def _known_to_regex(script: str) -> bool:
+    try:
+        regex.compile(rf"\p{{Script={script}}}")
+    except regex.error:
+        return False
+    return True
+
+
+_REMOVABLE_CODE_POINTS, _VARIATION_SELECTOR_CODE_POINTS, _VIRAMA_CODE_POINTS = _scan_unicode_data()
+_REMOVABLE = frozenset(map(chr, _REMOVABLE_CODE_POINTS))
+_REMOVABLE_CLASS = _char_class(_REMOVABLE_CODE_POINTS)
+_VARIATION_SELECTOR = _char_class(_VARIATION_SELECTOR_CODE_POINTS)
+_VIRAMA = _char_class(_VIRAMA_CODE_POINTS)
+_CONTEXTUAL_CLASS = _char_class([*_VARIATION_SELECTOR_CODE_POINTS, ord(ZWNJ), ord(ZWJ)])
+
+# A base character (Unicode D51) that is not a space and not itself removed.
+_BASE = rf"[[\p{{L}}\p{{N}}\p{{P}}\p{{S}}]--{_REMOVABLE_CLASS}]"
+_EXTEND = r"\p{Grapheme_Cluster_Break=Extend}"
+_PICTOGRAPHIC = r"\p{Extended_Pictographic}"
+_SCRIPTS = [script for script in INDIC_SCRIPTS if _known_to_regex(script)]
+_INDIC_LETTER = r"[\p{L}&&[" + "".join(rf"\p{{Script={script}}}" for script in _SCRIPTS) + "]]"
+
+# Each condition is tested just after the joiner, so lookbehinds end with the joiner itself.
+_ZWNJ_KEPT = "|".join(
+    [
+        rf"(?<={_VIRAMA}\u200c)",
+        rf"(?={_VIRAMA})",
+        # RFC 5892 Appendix A.1: (L|D) T* ZWNJ T* (R|D), by Joining_Type.
+        r"(?<=[\p{jt=L}\p{jt=D}]\p{jt=T}*\u200c)(?=\p{jt=T}*[\p{jt=R}\p{jt=D}])",
+        rf"(?<={_INDIC_LETTER}\u200c)(?={_INDIC_LETTER})(?:"
+        + "|".join(
+            rf"(?<=\p{{Script={script}}}\u200c)(?=\p{{Script={script}}})" for script in _SCRIPTS
+        )
+        + ")",
+    ]
+)
+_ZWJ_KEPT = "|".join(
+    [
+        rf"(?<={_VIRAMA}\u200d)",
+        rf"(?={_VIRAMA})",
+        # UAX #29 GB11: the nearest non-Extend characters on both sides are pictographic.
+        rf"(?<={_PICTOGRAPHIC}{_EXTEND}*\u200d)(?={_EXTEND}*{_PICTOGRAPHIC})",
+    ]
+)
+_STRAY_JOINER = rf"\u200c(?!{_ZWNJ_KEPT})|\u200d(?!{_ZWJ_KEPT})"
+_ORPHAN_VARIATION_SELECTOR = rf"{_VARIATION_SELECTOR}(?<!{_BASE}{_VARIATION_SELECTOR})"
+
+# The stdlib engine scans the plain classes several times faster than ``regex`` does, so
+# text without joiners or variation selectors (most text) never reaches ``_DROP``.
+_REMOVABLE_RE = re.compile(_REMOVABLE_CLASS)
+_CONTEXTUAL_RE = re.compile(_CONTEXTUAL_CLASS)
+_DROP = regex.compile(
+    rf"{_REMOVABLE_CLASS}|{_ORPHAN_VARIATION_SELECTOR}|{_STRAY_JOINER}", regex.VERSION1
+)
+_STRAY_JOINER_RE = regex.compile(_STRAY_JOINER, regex.VERSION1)
+_GRAPHEME = regex.compile(r"\X", regex.VERSION1)
+
+
+def removable(ch: str) -> bool:
+    """Whether ``ch`` is removed wherever it stands (joiners and variation selectors depend on
+    their neighbours and are not included)."""
+    if len(ch) != 1:
+        raise ValueError("removable() takes a single character")
+    return ch in _REMOVABLE
+
+
+def _drop_invisible(text: str) -> tuple[str, int]:
+    if _CONTEXTUAL_RE.search(text) is None:
+        return _REMOVABLE_RE.subn("", text)
+    return _DROP.subn("", text)
+
+
+def clean_content(text: str) -> Cleaned:
+    """Fetched page content: TAB, LF, U+2028 and U+2029 stay; CRLF and a lone CR become LF."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    kept, removed = _drop_invisible(text)
+    return Cleaned(kept, removed, False)
+
+
+def clean_line(text: str, limit: int) -> Cleaned:
+    """A title or snippet: invisible characters removed, every whitespace run one space, ends
+    stripped, then cut to ``limit`` code points (at a word boundary when one is near)."""
+    if limit < 0:
+        raise ValueError("limit must not be negative")
+    kept, removed = _drop_invisible(text)
+    line = " ".join(kept.split())
+    line, truncated = _cut(line, limit)
+    return Cleaned(line, removed, truncated)
+
+
+def clean_title(text: str) -> Cleaned:
+    return clean_line(text, TITLE_LIMIT)
+
+
+def clean_snippet(text: str) -> Cleaned:
+    return clean_line(text, SNIPPET_LIMIT)
+
+
+def _cut(line: str, limit: int) -> tuple[str, bool]:
+    """Cut a collapsed line to ``limit``: at the last space in the final fifth of the limit,
+    else at the last grapheme boundary there, else at ``limit`` itself. A joiner whose
+    context the cut took away goes with it, so the cut line is as clean as the whole one."""
+    if len(line) <= limit:
+        return line, False
+    earliest = limit - limit // _WORD_CUT_WINDOW
+    end = line.rfind(" ", earliest, limit + 1)
+    if end <= 0:
+        end = _last_grapheme_boundary(line, limit)
+        if end < earliest:
+            end = limit
+    head = line[:end].rstrip(" ")
+    while (stray := _STRAY_JOINER_RE.search(head)) is not None:
+        head = head[: stray.start()].rstrip(" ")
+    return head, True
+
+
+def _last_grapheme_boundary(line: str, limit: int) -> int:
+    boundary = 0
+    for cluster in _GRAPHEME.finditer(line):
+        if cluster.end() > limit:
+            break
+        boundary = cluster.end()
+    return boundary
