@@ -1,0 +1,422 @@
+"""web_fetch: one public page, under the egress policy and robots.txt, as bounded Markdown.
+
+The checks run in the order DECISIONS.md sets (docs/web_fetch.md lists them): the URL's
+length and syntax, max_chars, scheme, credentials, port and literal address, strict mode;
+then, under one network deadline (``[fetch] timeout_ms``), resolution and connection
+(judged at connect time, :mod:`rypsok.fetch.transport`), robots.txt, the page and each
+same-host redirect hop; then extraction and cleaning in a worker thread under a deadline
+of its own (1 s).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import http.cookiejar
+import logging
+import ssl
+import time
+from collections.abc import AsyncIterator, Callable, Container, Iterator
+from dataclasses import dataclass
+from urllib.parse import urljoin
+
+import anyio
+import httpx
+from w3lib.encoding import http_content_type_encoding, read_bom, resolve_encoding
+
+import rypsok
+from rypsok import errors
+from rypsok.config import Config
+from rypsok.errors import ToolError
+from rypsok.fetch.egress import EgressPolicy
+from rypsok.fetch.extract import decode_html, extract_html
+from rypsok.fetch.page import page
+from rypsok.fetch.resolver import ResolutionFailed, Resolver, SystemResolver
+from rypsok.fetch.robots import (
+    DISALLOW_ALL,
+    MAX_ROBOTS_BYTES,
+    MAX_ROBOTS_REDIRECTS,
+    RobotsCache,
+    RobotsRules,
+    rules_for_answer,
+)
+from rypsok.fetch.transport import (
+    ACCEPT_ENCODING,
+    BodyTooLarge,
+    BodyUndecodable,
+    EgressRefused,
+    VettedBackend,
+    VettedTransport,
+    read_body,
+)
+from rypsok.fetch.url import FetchURL, check_scheme, literal_refusal, read_url, upgrade_to_https
+from rypsok.hygiene.instructions import is_instruction_like
+from rypsok.hygiene.secrets import find_url_secrets, has_username_only
+from rypsok.hygiene.text import clean_content, clean_title
+from rypsok.model import FetchResponse, Notice, Notices
+
+log = logging.getLogger("rypsok.fetch")
+
+MAX_URL_CHARS = 2048
+MIN_MAX_CHARS = 500
+MAX_START_CHAR = 2**31 - 1
+EXTRACTION_S = 1.0
+MAX_RETRY_AFTER_S = 3600
+REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
+HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
+TEXT_TYPES = frozenset({"text/plain", "text/markdown"})
+NO_CONTENT_TYPE = "application/octet-stream"  # RFC 9110 section 8.3: what a recipient may assume
+VERSION = getattr(rypsok, "__version__", None) or "0.1"
+USER_AGENT = f"rypsok/{VERSION} (+https://pypi.org/project/rypsok/)"
+ACCEPT = "text/html,application/xhtml+xml,text/markdown;q=0.9,text/plain;q=0.9,*/*;q=0.1"
+
+
+@dataclass(frozen=True)
+class RawPage:
+    """A 2xx answer of a readable media type, before extraction."""
+
+    url: str
+    media_type: str
+    charset: str | None
+    body: bytes
+
+
+def media_type_of(content_type: str | None) -> tuple[str, str | None]:
+    """``(media type, charset)`` from a Content-Type header; none means application/octet-stream."""
+    if content_type is None:
+        return NO_CONTENT_TYPE, None
+    media_type = content_type.split(";", 1)[0].strip().lower()
+    return media_type, http_content_type_encoding(content_type)
+
+
+def retry_after_ms(value: str | None) -> int | None:
+    """Retry-After as milliseconds when it is whole seconds up to 3600; a date is ignored."""
+    if value is None:
+        return None
+    value = value.strip()
+    if not (value.isascii() and value.isdigit()) or len(value) > 10:
+        return None
+    seconds = int(value)
+    return seconds * 1000 if seconds <= MAX_RETRY_AFTER_S else None
+
+
+def decode_text(body: bytes, charset: str | None) -> str:
+    """Plain text or Markdown: the header's charset, then a BOM, then UTF-8 if valid, else
+    windows-1252 (DECISIONS.md, Charset)."""
+    encoding = resolve_encoding(charset) if charset else None
+    bom_encoding, bom = read_bom(body)
+    if encoding is None and bom_encoding is not None:
+        encoding = bom_encoding
+    if encoding is not None:
+        if bom and resolve_encoding(bom_encoding) == resolve_encoding(encoding):
+            body = body[len(bom) :]
+        return body.decode(encoding, errors="replace")
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError:
+        return body.decode("cp1252", errors="replace")
+
+
+def build_response(raw: RawPage, start_char: int, max_chars: int) -> FetchResponse:
+    """Extraction, cleaning and paging: pure, run in a worker thread under a deadline."""
+    if raw.media_type in HTML_TYPES:
+        extracted = extract_html(decode_html(raw.body, raw.charset), raw.url)
+        title, markdown, partial = extracted.title, extracted.markdown, extracted.partial
+    else:
+        title, markdown, partial = "", decode_text(raw.body, raw.charset), False
+    cleaned_title = clean_title(title)
+    cleaned = clean_content(markdown)
+    if not cleaned.text.strip():
+        raise errors.extraction_failed()
+    notices = Notices()
+    if cleaned_title.truncated:
+        notices.count("title_truncated")
+    notices.count("characters_removed", cleaned_title.removed + cleaned.removed)
+    if is_instruction_like(cleaned.text) or is_instruction_like(cleaned_title.text):
+        notices.count("instruction_like_content")
+    if partial:
+        notices.add(Notice("extraction_partial"))
+    text, truncated, next_start_char = page(cleaned.text, start_char, max_chars)
+    return FetchResponse(
+        url=raw.url,
+        title=cleaned_title.text,
+        content=text,
+        truncated=truncated,
+        next_start_char=next_start_char,
+        notices=notices.as_list(),
+    )
+
+
+@contextlib.contextmanager
+def _network_errors(upgraded: bool) -> Iterator[None]:
+    """Transport failures as answers: every cause of an unreachable site is ``network``.
+
+    ``upgraded``: the request is an http URL tried over https, so a failure to connect is
+    the https attempt failing (denied scheme, the second message).
+    """
+    try:
+        yield
+    except (EgressRefused, ResolutionFailed):
+        raise errors.network() from None
+    except httpx.ConnectError:
+        raise (errors.https_upgrade_failed() if upgraded else errors.network()) from None
+    except httpx.TimeoutException:
+        raise errors.fetch_deadline() from None
+    except (httpx.HTTPError, BodyUndecodable):
+        raise errors.network() from None
+
+
+def _no_cookies() -> http.cookiejar.CookieJar:
+    """A jar that accepts nothing: a site's cookies never reach the next request."""
+    return http.cookiejar.CookieJar(http.cookiejar.DefaultCookiePolicy(allowed_domains=[]))
+
+
+class Fetcher:
+    """``async with Fetcher(config) as fetcher: await fetcher.fetch(url)``; raises ToolError."""
+
+    def __init__(
+        self,
+        config: Config,
+        *,
+        resolver: Resolver | None = None,
+        ssl_context: ssl.SSLContext | None = None,
+        returned_urls: Container[str] = (),
+        clock: Callable[[], float] = time.monotonic,
+    ):
+        self._config = config.fetch
+        self._policy = EgressPolicy.from_cidrs(self._config.allow_networks)
+        self._returned_urls = returned_urls
+        self._allow_prefixes = [p for p in map(_prefix, self._config.allow_urls) if p is not None]
+        self._robots = RobotsCache(clock)
+        context = ssl_context or httpx.create_ssl_context(trust_env=False)
+        self._backend = VettedBackend(self._policy, resolver or SystemResolver())
+        self._http = httpx.AsyncClient(
+            transport=VettedTransport(self._backend, context),
+            trust_env=False,
+            follow_redirects=False,
+            timeout=httpx.Timeout(None),
+            cookies=_no_cookies(),
+            headers={
+                "User-Agent": USER_AGENT,
+                "Accept": ACCEPT,
+                "Accept-Encoding": ACCEPT_ENCODING,
+            },
+        )
+
+    async def __aenter__(self) -> Fetcher:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    async def fetch(self, url: str, max_chars: int = 3000, start_char: int = 0) -> FetchResponse:
+        """The page at ``url``: ``max_chars`` characters of its content from ``start_char``."""
+        try:
+            return await self._fetch(url, max_chars, start_char)
+        except ToolError as exc:
+            reason = exc.detail.get("reason")
+            if exc.kind == "denied" and reason != "egress":
+                log.warning("refused", extra={"fields": {"denial": reason}})
+            raise
+
+    async def _fetch(self, url: str, max_chars: int, start_char: int) -> FetchResponse:
+        target = read_url(url, max_length=MAX_URL_CHARS)
+        if not MIN_MAX_CHARS <= max_chars <= self._config.max_chars:
+            raise errors.out_of_range("max_chars", MIN_MAX_CHARS, self._config.max_chars)
+        if not 0 <= start_char <= MAX_START_CHAR:
+            raise errors.out_of_range("start_char", 0, MAX_START_CHAR)
+        check_scheme(target, self._config.allow_http)
+        self._check_credentials(url, target)
+        self._check_egress(target)
+        self._check_strict(url, target)
+        upgraded = target.scheme == "http" and not self._config.allow_http
+        if upgraded:
+            target = upgrade_to_https(target)
+            self._check_egress(target)
+
+        raw: RawPage | None = None
+        with anyio.move_on_after(self._config.timeout_ms / 1000):
+            raw = await self._retrieve(target, upgraded)
+        if raw is None:
+            raise errors.fetch_deadline()
+
+        response: FetchResponse | None = None
+        with anyio.move_on_after(EXTRACTION_S):
+            response = await anyio.to_thread.run_sync(
+                functools.partial(build_response, raw, start_char, max_chars),
+                abandon_on_cancel=True,
+            )
+        if response is None:
+            raise errors.fetch_deadline()
+        return response
+
+    # Checks before any request.
+
+    def _check_credentials(self, url: str, target: FetchURL) -> None:
+        found = find_url_secrets(url)
+        if found:
+            first = min(found, key=lambda s: s.start)
+            raise errors.secret_in_url(first.kind, first.start)
+        if has_username_only(url) or target.userinfo:
+            raise errors.credential_in_url()
+
+    def _check_egress(self, target: FetchURL) -> None:
+        """A literal address the policy refuses, or a port not allowed: denied egress, logged
+        with the address block's name (or ``port``)."""
+        denial = literal_refusal(target, self._policy, self._config.ports)
+        if denial is not None:
+            log.warning("refused", extra={"fields": {"denial": denial}})
+            raise errors.egress_denied()
+
+    def _check_strict(self, url: str, target: FetchURL) -> None:
+        if not self._config.strict:
+            return
+        if url in self._returned_urls or target.url() in self._returned_urls:
+            return
+        for prefix in self._allow_prefixes:
+            if _origin(prefix) == _origin(target) and target.target.startswith(prefix.target):
+                return
+        raise errors.strict_mode_denied()
+
+    # The network part, under the fetch deadline.
+
+    async def _retrieve(self, target: FetchURL, upgraded: bool) -> RawPage:
+        """robots.txt, the page, and same-host redirects (or any, when configured)."""
+        redirects = 0
+        while True:
+            await self._check_robots(target, upgraded)
+            with _network_errors(upgraded):
+                async with self._get(target) as response:
+                    location = _redirect_location(response)
+                    if location is None:
+                        return await self._read_page(target, response)
+            redirects += 1
+            upgraded = False
+            hop = self._redirect_hop(target, location)
+            if hop.host != target.host and self._config.follow_redirects != "any":
+                await self._judge_name(hop)
+                raise errors.redirected(hop.url())
+            if redirects > self._config.max_redirects:
+                raise errors.network()
+            target = hop
+
+    @contextlib.asynccontextmanager
+    async def _get(self, target: FetchURL) -> AsyncIterator[httpx.Response]:
+        request = self._http.build_request("GET", target.url())
+        response = await self._http.send(request, stream=True)
+        try:
+            yield response
+        finally:
+            await response.aclose()
+
+    def _redirect_hop(self, current: FetchURL, location: str) -> FetchURL:
+        """The redirect's target, judged like a URL the caller sent: a broken one is
+        ``network``, a refused scheme ``scheme``, a refused literal or port ``egress``."""
+        try:
+            hop = read_url(urljoin(current.url(), location), max_length=MAX_URL_CHARS)
+        except ToolError:
+            raise errors.network() from None
+        if hop.userinfo or len(hop.url()) > MAX_URL_CHARS:
+            raise errors.network()
+        self._check_hop_scheme(hop)
+        self._check_egress(hop)
+        return hop
+
+    def _check_hop_scheme(self, hop: FetchURL) -> None:
+        """A redirect target must be https, or http where the operator allows it: a redirect
+        is not upgraded, since the site chose plain http on purpose."""
+        check_scheme(hop, self._config.allow_http)
+        if hop.scheme == "http" and not self._config.allow_http:
+            raise errors.scheme_not_allowed(self._config.allow_http)
+
+    async def _judge_name(self, hop: FetchURL) -> None:
+        """A redirect to another host is returned only when that host passes the egress
+        policy; a name that does not, or does not resolve, is ``network`` (the same answer
+        either way, so a redirect cannot reveal which internal names exist)."""
+        with _network_errors(upgraded=False):
+            await self._backend.judged_addresses(hop.host, hop.port)
+
+    async def _read_page(self, target: FetchURL, response: httpx.Response) -> RawPage:
+        status = response.status_code
+        if status >= 400:
+            raise errors.http_status(status, retry_after_ms(response.headers.get("retry-after")))
+        if not 200 <= status < 300:
+            raise errors.network()
+        media_type, charset = media_type_of(response.headers.get("content-type"))
+        if media_type not in HTML_TYPES and media_type not in TEXT_TYPES:
+            raise errors.unsupported_media_type(media_type)
+        try:
+            body = await read_body(response, self._config.byte_limit)
+        except BodyTooLarge:
+            raise errors.too_large(self._config.byte_limit) from None
+        return RawPage(target.url(), media_type, charset, body)
+
+    # robots.txt
+
+    async def _check_robots(self, target: FetchURL, upgraded: bool) -> None:
+        origin = _origin(target)
+        rules = self._robots.get(origin)
+        if rules is None:
+            rules = await self._read_robots(target, upgraded)
+            self._robots.put(origin, rules)
+        if not rules.allows(target.url()):
+            raise errors.robots_denied()
+
+    async def _read_robots(self, target: FetchURL, upgraded: bool) -> RobotsRules:
+        """RFC 9309 with DECISIONS.md: a site that cannot be reached at all is ``network``
+        (or the failed https attempt); any later failure (a redirect beyond five, to a
+        refused address or one that cannot be reached, a connection lost) disallows."""
+        current = read_url(urljoin(target.url(), "/robots.txt"), max_length=MAX_URL_CHARS)
+        for hop in range(MAX_ROBOTS_REDIRECTS + 1):
+            try:
+                async with self._get(current) as response:
+                    location = _redirect_location(response)
+                    if location is None:
+                        status, body = response.status_code, b""
+                        if 200 <= status < 300:
+                            body = await read_body(response, MAX_ROBOTS_BYTES, cut=True)
+                        # Parsing 512 KiB takes a third of a second: not on the event loop.
+                        return await anyio.to_thread.run_sync(
+                            rules_for_answer, status, body, abandon_on_cancel=True
+                        )
+            except (EgressRefused, ResolutionFailed, httpx.ConnectError) as exc:
+                if hop > 0:
+                    return DISALLOW_ALL
+                if upgraded and isinstance(exc, httpx.ConnectError):
+                    raise errors.https_upgrade_failed() from None
+                raise errors.network() from None
+            except httpx.TimeoutException:
+                raise errors.fetch_deadline() from None
+            except (httpx.HTTPError, BodyUndecodable):
+                return DISALLOW_ALL
+            try:
+                current = self._robots_hop(current, location)
+            except ToolError:
+                return DISALLOW_ALL
+        return DISALLOW_ALL
+
+    def _robots_hop(self, current: FetchURL, location: str) -> FetchURL:
+        hop = read_url(urljoin(current.url(), location), max_length=MAX_URL_CHARS)
+        self._check_hop_scheme(hop)
+        self._check_egress(hop)
+        return hop
+
+
+def _redirect_location(response: httpx.Response) -> str | None:
+    if response.status_code in REDIRECT_STATUSES:
+        return response.headers.get("location") or None
+    return None
+
+
+def _origin(target: FetchURL) -> tuple[str, str, int]:
+    return (target.scheme, target.host, target.port)
+
+
+def _prefix(text: str) -> FetchURL | None:
+    try:
+        return read_url(text, max_length=MAX_URL_CHARS)
+    except ToolError:
+        return None
