@@ -1,0 +1,66 @@
+"""Brave Search API, news search.
+
+Documented at
+https://api-dashboard.search.brave.com/api-reference/news/news_search/get
+(request: ``count`` 1 to 50, ``freshness``, ``search_lang``) and
+https://api-dashboard.search.brave.com/app/documentation/news-search/responses
+(top-level ``results[]`` of ``news_result``). Request headers, language
+mapping, errors and the 50-word note are brave's (see ``brave.py``).
+
+Choices: ``count`` is ``search.max_results`` up to 50; ``date`` is
+``page_age``; ``rate_per_minute`` 60 and ``max_query_chars`` 400 as for brave
+(one key and one plan serve both).
+"""
+
+from __future__ import annotations
+
+import httpx
+
+from .base import (
+    EngineFailure,
+    EngineInfo,
+    EngineSearch,
+    RawResult,
+    load_json,
+)
+from .brave import _FRESHNESS, _LANGUAGES, _failure, _request, _result
+
+INFO = EngineInfo(
+    id="brave_news",
+    categories=frozenset({"news"}),
+    default_endpoint="https://api.search.brave.com",
+    time_ranges=frozenset(_FRESHNESS),
+    languages=_LANGUAGES,
+    max_query_chars=400,
+    credential_env="BRAVE_API_KEY",
+    credential_required=True,
+    attribution=False,
+    rate_per_minute=60,
+    docs="https://api-dashboard.search.brave.com/api-reference/news/news_search/get",
+)
+
+_MAX_COUNT = 50
+
+
+def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> httpx.Request:
+    count = min(search.max_results, _MAX_COUNT)
+    return _request(endpoint, "/res/v1/news/search", search, credential, count)
+
+
+def parse(
+    status: int, headers: httpx.Headers, body: bytes, search: EngineSearch
+) -> list[RawResult] | EngineFailure:
+    failure = _failure(status, headers, body)
+    if failure is not None:
+        return failure
+    try:
+        document = load_json(body)
+    except ValueError:
+        return EngineFailure("parse_failure")
+    if not isinstance(document, dict) or document.get("type") != "news":
+        return EngineFailure("parse_failure")
+    items = document.get("results")
+    if not isinstance(items, list):
+        return EngineFailure("parse_failure")
+    results = [found for item in items if (found := _result(item)) is not None]
+    return results[: search.max_results]

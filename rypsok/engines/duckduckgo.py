@@ -1,0 +1,146 @@
+"""DuckDuckGo through its HTML endpoint (no JavaScript), parsed with parsel.
+
+DuckDuckGo publishes no search API. What is documented is the set of URL
+parameters its pages take (``kl`` region, ``df`` date filter):
+https://duckduckgo.com/duckduckgo-help-pages/settings/params/ . The HTML
+endpoint ``https://html.duckduckgo.com/html/`` takes them as a form POST; the
+markup (``#links > div.web-result``, ``a.result__a``, ``a.result__snippet``)
+and the block pages are those SearXNG's ``duckduckgo`` engine reads.
+
+Choices:
+
+- Only page 1 is asked (later pages need a ``vqd`` token; asking without it
+  flags the client as a bot).
+- The request carries a browser-like User-Agent, not ``search.user_agent``:
+  DuckDuckGo's bot detector filters library-like agents.
+- No language filter exists (``kl`` is a region), so ``languages`` is empty;
+  ``kl=wt-wt`` (all regions) is sent.
+- No date is read: the timestamp some result blocks carry is undocumented.
+- ``rate_per_minute`` is 10: no limit is published and DuckDuckGo blocks an IP
+  for about an hour when it sees too many requests.
+- ``max_query_chars`` is 499: DuckDuckGo rejects longer queries.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urljoin, urlsplit
+
+import httpx
+import parsel
+
+from .base import (
+    EngineFailure,
+    EngineInfo,
+    EngineSearch,
+    RawResult,
+    endpoint_url,
+    failure_for_status,
+)
+
+INFO = EngineInfo(
+    id="duckduckgo",
+    categories=frozenset({"general"}),
+    default_endpoint="https://html.duckduckgo.com",
+    time_ranges=frozenset({"day", "week", "month", "year"}),
+    languages=frozenset(),
+    max_query_chars=499,
+    credential_env=None,
+    credential_required=False,
+    attribution=False,
+    rate_per_minute=10,
+    docs="https://duckduckgo.com/duckduckgo-help-pages/settings/params/",
+)
+
+_BROWSER_USER_AGENT = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0"
+"""DuckDuckGo filters non-browser agents; this is a current Firefox ESR string."""
+
+_DATE_FILTER = {"day": "d", "week": "w", "month": "m", "year": "y"}
+
+_PAGE_BASE = "https://html.duckduckgo.com/html/"
+
+_BLOCK_MARKERS = (
+    "anomaly-modal",
+    "anomaly.js",
+    "bots use duckduckgo too",
+    "confirm this search was made by a human",
+    "select all squares containing a duck",
+)
+
+
+def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> httpx.Request:
+    form = {"q": search.query, "b": "", "kl": "wt-wt"}
+    if search.time_range in _DATE_FILTER:
+        form["df"] = _DATE_FILTER[search.time_range]
+    headers = {
+        "User-Agent": _BROWSER_USER_AGENT,
+        "Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+        "Accept-Language": "en-US,en;q=0.5",
+        "Referer": "https://html.duckduckgo.com/",
+    }
+    return httpx.Request("POST", endpoint_url(endpoint, "/html/"), data=form, headers=headers)
+
+
+def parse(
+    status: int, headers: httpx.Headers, body: bytes, search: EngineSearch
+) -> list[RawResult] | EngineFailure:
+    # A 202 carries the anomaly page; any 2xx but 200 is not a results page.
+    if 200 < status < 300:
+        return EngineFailure("blocked")
+    failure = failure_for_status(status, headers)
+    if failure is not None:
+        return failure
+    text = body.decode("utf-8", errors="replace")
+    page = parsel.Selector(text=text)
+    if page.xpath('//form[@id="challenge-form"]'):
+        return EngineFailure("blocked")
+    links = page.xpath('//div[@id="links"]')
+    if not links:
+        lowered = text.lower()
+        if any(marker in lowered for marker in _BLOCK_MARKERS):
+            return EngineFailure("blocked")
+        return EngineFailure("parse_failure")
+    results: list[RawResult] = []
+    for block in links.xpath(
+        './div[contains(concat(" ", normalize-space(@class), " "), " web-result ")]'
+    ):
+        result = _result(block)
+        if result is not None:
+            results.append(result)
+    return results[: search.max_results]
+
+
+def _result(block: parsel.Selector) -> RawResult | None:
+    classes = block.attrib.get("class", "").split()
+    if "result--ad" in classes or "result--no-result" in classes:
+        return None
+    anchor = block.css("a.result__a")
+    if not anchor:
+        return None
+    url = _target_url(anchor.attrib.get("href", ""))
+    if url is None:
+        return None
+    title = _text(anchor)
+    snippet = _text(block.css(".result__snippet"))
+    return RawResult(title=title, url=url, snippet=snippet)
+
+
+def _target_url(href: str) -> str | None:
+    """The result's own URL: ``uddg`` unwrapped from DuckDuckGo's redirect; None for ads."""
+    absolute = urljoin(_PAGE_BASE, href.strip())
+    parts = urlsplit(absolute)
+    host = (parts.hostname or "").lower()
+    if host == "duckduckgo.com" or host.endswith(".duckduckgo.com"):
+        if parts.path != "/l/":
+            return None
+        targets = parse_qs(parts.query).get("uddg")
+        if not targets:
+            return None
+        absolute = targets[0]
+        parts = urlsplit(absolute)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return None
+    return absolute
+
+
+def _text(selection: parsel.SelectorList[parsel.Selector]) -> str:
+    return " ".join("".join(selection.xpath(".//text()").getall()).split())

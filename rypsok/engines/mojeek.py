@@ -1,0 +1,106 @@
+"""Mojeek through its HTML results page, parsed with parsel.
+
+The web page takes the parameters of Mojeek's Search API
+(https://www.mojeek.com/support/api/search/request_parameters.html): ``q``
+and ``since=YYYYMMDD``. The markup (``ul.results-standard > li``, ``h2 >
+a.title``, ``p.s``) is the one SearXNG's ``mojeek`` engine reads.
+
+Choices:
+
+- The request carries a browser-like User-Agent, not ``search.user_agent``,
+  as every client of the page does; the JSON API that would not need one is
+  paid.
+- ``s`` (offset) is never sent: on page 1 it triggers Mojeek's rate limit.
+- ``lb`` (language) is a boost, not a filter, so ``languages`` is empty.
+- No date is read: the page shows none that is documented.
+- ``rate_per_minute`` is 6: no limit is published; about ten quick requests
+  from one IP earn a 403 that lasts minutes.
+- ``max_query_chars`` is 400: Mojeek documents no limit, so rypsok's default
+  bound stands.
+- A 403 is ``blocked`` (the shared rule). A page with neither a result list
+  nor Mojeek's search form is an unknown page (``parse_failure``).
+"""
+
+from __future__ import annotations
+
+import httpx
+import parsel
+
+from .base import (
+    EngineFailure,
+    EngineInfo,
+    EngineSearch,
+    RawResult,
+    endpoint_url,
+    failure_for_status,
+)
+
+INFO = EngineInfo(
+    id="mojeek",
+    categories=frozenset({"general"}),
+    default_endpoint="https://www.mojeek.com",
+    time_ranges=frozenset({"day", "week", "month", "year"}),
+    languages=frozenset(),
+    max_query_chars=400,
+    credential_env=None,
+    credential_required=False,
+    attribution=False,
+    rate_per_minute=6,
+    docs="https://www.mojeek.com/support/api/search/request_parameters.html",
+)
+
+_BROWSER_USER_AGENT = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0"
+"""Mojeek's page is meant for browsers; this is a current Firefox ESR string."""
+
+
+def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> httpx.Request:
+    params = {"q": search.query}
+    since = search.since()
+    if since is not None:
+        params["since"] = since.strftime("%Y%m%d")
+    headers = {
+        "User-Agent": _BROWSER_USER_AGENT,
+        "Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+        "Accept-Language": "en-US,en;q=0.5",
+    }
+    return httpx.Request("GET", endpoint_url(endpoint, "/search"), params=params, headers=headers)
+
+
+def parse(
+    status: int, headers: httpx.Headers, body: bytes, search: EngineSearch
+) -> list[RawResult] | EngineFailure:
+    failure = failure_for_status(status, headers)
+    if failure is not None:
+        return failure
+    page = parsel.Selector(text=body.decode("utf-8", errors="replace"))
+    rows = page.xpath(
+        '//ul[contains(concat(" ", normalize-space(@class), " "), " results-standard ")]/li'
+    )
+    if not rows:
+        if page.xpath('//form[@action="/search"]//input[@name="q"]'):
+            return []
+        return EngineFailure("parse_failure")
+    results: list[RawResult] = []
+    for row in rows:
+        result = _result(row)
+        if result is not None:
+            results.append(result)
+    return results[: search.max_results]
+
+
+def _result(row: parsel.Selector) -> RawResult | None:
+    anchor = row.xpath("./h2/a[@href]")
+    if not anchor:
+        anchor = row.css("a.ob[href]")
+    if not anchor:
+        return None
+    url = anchor.attrib["href"].strip()
+    if not url.startswith(("http://", "https://")):
+        return None
+    title = _text(row.xpath("./h2"))
+    snippet = _text(row.css("p.s"))
+    return RawResult(title=title, url=url, snippet=snippet)
+
+
+def _text(selection: parsel.SelectorList[parsel.Selector]) -> str:
+    return " ".join("".join(selection.xpath(".//text()").getall()).split())
