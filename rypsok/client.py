@@ -23,6 +23,7 @@ from rypsok.fetch.egress import EgressPolicy
 from rypsok.hygiene import secrets
 from rypsok.limits import Clock, ConcurrencyLimit, MinuteWindow
 from rypsok.metasearch import merge
+from rypsok.metasearch.cache import CacheKey, ResultCache
 from rypsok.metasearch.health import EngineHealth
 from rypsok.metasearch.orchestrate import EngineJob, EngineRun, run_engines
 from rypsok.model import EngineState, FetchResponse, Notice, Notices, SearchResponse, StatusResponse
@@ -64,6 +65,8 @@ class Client:
             "web_search": ConcurrencyLimit(self.config.search.max_concurrent),
             "web_fetch": ConcurrencyLimit(self.config.fetch.max_concurrent),
         }
+        cache = self.config.cache
+        self._cache = ResultCache(cache.ttl_s, cache.max_entries, clock) if cache.enabled else None
         self._returned_urls: collections.OrderedDict[str, None] = collections.OrderedDict()
         self._fetch_options = fetch_options or {}
         self._http: httpx.AsyncClient | None = None
@@ -184,21 +187,26 @@ class Client:
         deadline_at = started + self.config.search.deadline_ms / 1000
         notices = Notices()
         query = self._query_after_secrets(request, notices)
-        jobs, skipped = self._plan(request, query)
+        jobs, cached, skipped = self._plan(request, query, started)
         if timeline is not None:
-            timeline.extend(skipped)
-        if not jobs:
+            timeline.extend(skipped + cached)
+        if not jobs and not cached:
             self._log_skips(skipped)
             raise self._nothing_to_ask(request, skipped)
         for run in skipped:
             notices.add(Notice("engine_skipped", engine=run.engine, reason=run.reason))
-        async with self._http_session() as http:
-            runs = await run_engines(http, jobs, started, deadline_at)
-        ordered = [runs[job.config.id] for job in jobs]
+        for run in cached:
+            notices.add(Notice("from_cache", engine=run.engine))
+        runs = {}
+        if jobs:
+            async with self._http_session() as http:
+                runs = await run_engines(http, jobs, started, deadline_at)
+        asked = [runs[job.config.id] for job in jobs]
         if timeline is not None:
-            timeline.extend(ordered)
-        self._record_health(ordered)
-        return self._respond(request, jobs, ordered, notices)
+            timeline.extend(asked)
+        self._record_health(asked)
+        self._fill_cache(jobs, runs)
+        return self._respond(request, cached + asked, notices)
 
     def _query_after_secrets(self, request: validate.SearchRequest, notices: Notices) -> str:
         found = secrets.find_secrets(request.raw_query)
@@ -215,11 +223,18 @@ class Client:
         return secrets.mask(request.raw_query, found).strip()
 
     def _plan(
-        self, request: validate.SearchRequest, query: str
-    ) -> tuple[list[EngineJob], list[EngineRun]]:
-        """Engines to ask, and those skipped with the reason (static reasons first)."""
+        self, request: validate.SearchRequest, query: str, started: float
+    ) -> tuple[list[EngineJob], list[EngineRun], list[EngineRun]]:
+        """Engines to ask, answers from the cache, and engines skipped with the reason.
+
+        Static reasons (time_range, language, query length) come first; a cache hit
+        sends nothing, so it spends neither the engine's budget nor its breaker probe.
+        """
         jobs: list[EngineJob] = []
+        cached: list[EngineRun] = []
         skipped: list[EngineRun] = []
+        # With the cache on, ask for the ceiling so one cached answer serves any max_results.
+        max_results = self.config.search.max_results if self._cache else request.max_results
         now = dt.datetime.now(dt.UTC)
         default_language = self.config.default_language
         for engine in self.config.usable_engines():
@@ -229,6 +244,7 @@ class Client:
                 continue
             language = request.language or default_language
             honours_language = info.honours_language(language)
+            cache_key = CacheKey(engine.id, query, request.category, language, request.time_range)
             reason = None
             if request.time_range and not info.honours_time_range(request.time_range):
                 reason = "time_range"
@@ -236,6 +252,10 @@ class Client:
                 reason = "language"
             elif len(query) > info.max_query_chars:
                 reason = "query_too_long"
+            elif (hit := self._cached(cache_key)) is not None:
+                at_ms = (anyio.current_time() - started) * 1000
+                cached.append(EngineRun(engine.id, "cached", at_ms, at_ms, list(hit)))
+                continue
             elif not self._engine_budget[engine.id].has_room():
                 reason = "rate_limited"
             else:
@@ -250,14 +270,25 @@ class Client:
             search = EngineSearch(
                 query=query,
                 category=request.category,
-                max_results=request.max_results,
+                max_results=max_results,
                 language=language if honours_language else None,
                 time_range=request.time_range,
                 now=now,
                 user_agent=USER_AGENT,
             )
-            jobs.append(EngineJob(engine, module, search))
-        return jobs, skipped
+            jobs.append(EngineJob(engine, module, search, cache_key))
+        return jobs, cached, skipped
+
+    def _cached(self, key: CacheKey) -> tuple | None:
+        return None if self._cache is None else self._cache.get(key)
+
+    def _fill_cache(self, jobs: list[EngineJob], runs: dict[str, EngineRun]) -> None:
+        if self._cache is None:
+            return
+        for job in jobs:
+            run = runs[job.config.id]
+            if run.outcome == "answered":
+                self._cache.put(job.cache_key, run.results)
 
     def _nothing_to_ask(
         self, request: validate.SearchRequest, skipped: list[EngineRun]
@@ -296,11 +327,7 @@ class Client:
                 health.record_failure(run.retry_after_s if run.reason == "rate_limited" else None)
 
     def _respond(
-        self,
-        request: validate.SearchRequest,
-        jobs: list[EngineJob],
-        runs: list[EngineRun],
-        notices: Notices,
+        self, request: validate.SearchRequest, runs: list[EngineRun], notices: Notices
     ) -> SearchResponse:
         answered = [run for run in runs if run.outcome in ("answered", "cached")]
         failed = [run for run in runs if run.outcome == "failed"]
@@ -320,10 +347,10 @@ class Client:
             raise errors.all_failed()
         for run in failed:
             notices.add(Notice("engine_unavailable", engine=run.engine, reason=run.reason))
-        by_id = {job.config.id: job.config for job in jobs}
+        engines = self.config.engines
         answers = [
             merge.EngineAnswer(
-                run.engine, by_id[run.engine].weight, by_id[run.engine].attribution, run.results
+                run.engine, engines[run.engine].weight, engines[run.engine].attribution, run.results
             )
             for run in answered
         ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from types import ModuleType
 
@@ -29,6 +30,8 @@ class EngineJob:
     config: EngineConfig
     module: ModuleType
     search: EngineSearch
+    cache_key: Hashable = None
+    """Where the answer is cached, when the result cache is on."""
 
 
 @dataclass

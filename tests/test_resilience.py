@@ -1,0 +1,229 @@
+"""Breakers, budgets, per-process limits and the result cache, against loopback engines.
+
+Time-dependent state is driven by a fake clock passed to the Client; only the
+in-flight half-open probe uses a real (short) engine delay.
+"""
+
+from __future__ import annotations
+
+import anyio
+import pytest
+
+from rypsok import Client, ToolError
+from rypsok.engines.base import RawResult
+from rypsok.metasearch.cache import CacheKey, ResultCache
+from rypsok.probe import probe
+from tests.conftest import make_config
+from tests.engine_servers import Play, json_play
+
+pytestmark = pytest.mark.anyio
+
+CODE = {"github", "stackexchange"}
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 10_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def states(status) -> dict[str, str]:
+    return {e.id: e.state for e in status.engines}
+
+
+def notices_of(response, code):
+    return [(n.engine, n.reason) for n in response.notices if n.code == code]
+
+
+async def test_breaker_walks_closed_open_half_open_closed(engines):
+    clock = FakeClock()
+    engines.plays["github"] = Play(status=500)
+    engines.plays["stackexchange"] = json_play("stackexchange/search.json")
+    config = make_config(engines, CODE, breaker={"failures": 3, "cooldown_s": 30})
+    async with Client(config, clock=clock) as client:
+        for _ in range(3):
+            assert states(await client.engine_status())["github"] == "closed"
+            await client.search("asyncio", category="code")
+        assert states(await client.engine_status())["github"] == "open"
+        response = await client.search("asyncio", category="code")
+        assert notices_of(response, "engine_skipped") == [("github", "cooldown")]
+        clock.now += 31
+        assert states(await client.engine_status())["github"] == "open"
+
+        engines.plays["github"] = json_play("github/search.json", delay_s=0.4)
+        seen_during_probe = {}
+
+        async def concurrent_call():
+            await anyio.sleep(0.15)
+            seen_during_probe["state"] = states(await client.engine_status())["github"]
+            seen_during_probe["response"] = await client.search("other", category="code")
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(concurrent_call)
+            probe_response = await client.search("asyncio", category="code")
+        assert seen_during_probe["state"] == "half_open"
+        assert notices_of(seen_during_probe["response"], "engine_skipped") == [
+            ("github", "cooldown")
+        ]
+        assert notices_of(probe_response, "engine_skipped") == []
+        assert probe_response.outcome == "ok"
+        assert states(await client.engine_status())["github"] == "closed"
+
+
+async def test_failed_probe_reopens_with_doubled_cooldown(engines):
+    clock = FakeClock()
+    engines.plays["github"] = Play(status=500)
+    engines.plays["stackexchange"] = json_play("stackexchange/search.json")
+    config = make_config(
+        engines, CODE, breaker={"failures": 1, "cooldown_s": 10, "max_cooldown_s": 15}
+    )
+    async with Client(config, clock=clock) as client:
+        await client.search("asyncio", category="code")
+        clock.now += 11
+        await client.search("asyncio", category="code")
+        assert len(engines.requests_for("github")) == 2
+        clock.now += 14
+        response = await client.search("asyncio", category="code")
+        assert notices_of(response, "engine_skipped") == [("github", "cooldown")]
+        clock.now += 1.5
+        await client.search("asyncio", category="code")
+        assert len(engines.requests_for("github")) == 3
+
+
+async def test_rate_limit_with_retry_after_opens_for_that_long(engines):
+    clock = FakeClock()
+    engines.plays["github"] = Play(status=429, headers={"Retry-After": "120"})
+    engines.plays["stackexchange"] = json_play("stackexchange/search.json")
+    async with Client(make_config(engines, CODE), clock=clock) as client:
+        first = await client.search("asyncio", category="code")
+        assert notices_of(first, "engine_unavailable") == [("github", "rate_limited")]
+        assert states(await client.engine_status())["github"] == "open"
+        clock.now += 119
+        second = await client.search("asyncio", category="code")
+        assert notices_of(second, "engine_skipped") == [("github", "cooldown")]
+        clock.now += 2
+        engines.plays["github"] = json_play("github/search.json")
+        third = await client.search("asyncio", category="code")
+        assert third.outcome == "ok"
+
+
+async def test_per_minute_tool_limits(engines):
+    clock = FakeClock()
+    engines.plays["github"] = json_play("github/search.json")
+    engines.plays["stackexchange"] = json_play("stackexchange/search.json")
+    config = make_config(engines, CODE, limits={"web_search": 2, "engine_status": 1})
+    async with Client(config, clock=clock) as client:
+        await client.search("a", category="code")
+        clock.now += 20
+        await client.search("b", category="code")
+        with pytest.raises(ToolError) as raised:
+            await client.search("c", category="code")
+        assert raised.value.kind == "unavailable"
+        assert raised.value.detail == {"reason": "rate_limited", "retry_after_ms": 40_000}
+        assert raised.value.message.endswith("retry later")
+        await client.engine_status()
+        with pytest.raises(ToolError) as raised:
+            await client.engine_status()
+        assert raised.value.detail["reason"] == "rate_limited"
+        clock.now += 40
+        await client.search("d", category="code")
+
+
+async def test_concurrency_limit_answers_busy(engines):
+    engines.plays["github"] = json_play("github/search.json", delay_s=0.3)
+    engines.plays["stackexchange"] = json_play("stackexchange/search.json")
+    config = make_config(engines, CODE, search={"max_concurrent": 1})
+    outcomes = []
+    async with Client(config) as client:
+
+        async def call(delay):
+            await anyio.sleep(delay)
+            try:
+                outcomes.append((await client.search("asyncio", category="code")).outcome)
+            except ToolError as exc:
+                outcomes.append(exc.detail)
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(call, 0)
+            group.start_soon(call, 0.1)
+        assert sorted(map(str, outcomes)) == sorted(["ok", str({"reason": "busy"})])
+        assert (await client.search("asyncio", category="code")).outcome == "ok"
+
+
+async def test_cache_hits_send_nothing_and_expire(engines):
+    clock = FakeClock()
+    engines.plays["github"] = json_play("github/search.json")
+    engines.plays["stackexchange"] = json_play("stackexchange/search.json")
+    config = make_config(engines, CODE, cache={"enabled": True, "ttl_s": 60})
+    async with Client(config, clock=clock) as client:
+        first = await client.search("asyncio", category="code", max_results=2)
+        assert notices_of(first, "from_cache") == []
+        engines.seen.clear()
+        second = await client.search("asyncio", category="code", max_results=5)
+        assert engines.seen == []
+        assert sorted(notices_of(second, "from_cache")) == [
+            ("github", None),
+            ("stackexchange", None),
+        ]
+        assert len(second.results) == 5
+        await client.search("asyncio", category="code", time_range="week")
+        assert len(engines.seen) == 2
+        engines.seen.clear()
+        clock.now += 60
+        third = await client.search("asyncio", category="code")
+        assert notices_of(third, "from_cache") == []
+        assert len(engines.seen) == 2
+
+
+async def test_failures_are_not_cached_and_cache_off_by_default(engines):
+    engines.plays["github"] = Play(status=500)
+    engines.plays["stackexchange"] = json_play("stackexchange/search.json")
+    cached = make_config(engines, CODE, cache={"enabled": True})
+    async with Client(cached) as client:
+        await client.search("asyncio", category="code")
+        second = await client.search("asyncio", category="code")
+    assert notices_of(second, "from_cache") == [("stackexchange", None)]
+    assert notices_of(second, "engine_unavailable") == [("github", "request_failure")]
+    async with Client(make_config(engines, CODE)) as client:
+        await client.search("asyncio", category="code")
+        again = await client.search("asyncio", category="code")
+    assert notices_of(again, "from_cache") == []
+
+
+async def test_probe_timeline_shows_cache_hits_and_skips(engines):
+    engines.plays["github"] = json_play("github/search.json")
+    engines.plays["stackexchange"] = json_play("stackexchange/search.json")
+    config = make_config(
+        engines,
+        CODE,
+        engine_overrides={"github": {"rate_per_minute": 1}},
+        cache={"enabled": True},
+    )
+    async with Client(config) as client:
+        await probe(client, {"query": "asyncio", "category": "code"})
+        report = await probe(client, {"query": "asyncio", "category": "code"})
+        other = await probe(client, {"query": "trio", "category": "code"})
+    outcomes = {run["engine"]: run["outcome"] for run in report["timeline"]}
+    assert outcomes == {"github": "cached", "stackexchange": "cached"}
+    by_engine = {run["engine"]: run for run in other["timeline"]}
+    assert by_engine["github"]["outcome"] == "skipped"
+    assert by_engine["github"]["reason"] == "rate_limited"
+    assert by_engine["stackexchange"]["outcome"] == "answered"
+
+
+def test_cache_is_bounded_and_least_recently_used_goes_first():
+    clock = FakeClock()
+    cache = ResultCache(ttl_s=100, max_entries=2, clock=clock)
+    keys = [CacheKey("github", q, "code", "en", None) for q in "abc"]
+    result = [RawResult("t", "https://a.example/")]
+    cache.put(keys[0], result)
+    cache.put(keys[1], result)
+    assert cache.get(keys[0]) is not None
+    cache.put(keys[2], result)
+    assert len(cache) == 2
+    assert cache.get(keys[1]) is None
+    assert cache.get(keys[0]) is not None
+    clock.now += 100
+    assert cache.get(keys[0]) is None
