@@ -12,6 +12,7 @@ from typing import Any
 from rypsok import errors
 from rypsok.config import Config
 from rypsok.engines.base import TIME_RANGES
+from rypsok.fetch.url import read_url
 
 MAX_URL_CHARS = 2048
 
@@ -102,14 +103,14 @@ def search_request(arguments: dict[str, Any], config: Config) -> SearchRequest:
 
 
 def fetch_request(arguments: dict[str, Any], config: Config) -> FetchRequest:
+    """URL length and syntax come before the numbers, as in DECISIONS.md's order of checks."""
     _reject_unknown(arguments, FETCH_PARAMETERS)
     url = arguments.get("url")
     if url is None:
         raise errors.missing_parameter("url")
     if not isinstance(url, str) or not url:
         raise errors.wrong_type("url", "a non-empty string")
-    if len(url) > MAX_URL_CHARS:
-        raise errors.url_too_long(MAX_URL_CHARS)
+    read_url(url, max_length=MAX_URL_CHARS)
     max_chars = _optional(arguments, "max_chars")
     max_chars = _integer(
         "max_chars",
