@@ -444,7 +444,7 @@ HACKERNEWS_RESULTS = [
     RawResult(
         title="Ask HN: How do you search old mail?",
         url="https://news.ycombinator.com/item?id=41230001",
-        snippet='I keep /archive/ & "sent" folders …Any tips? See notmuch.',
+        snippet='I keep /archive/ & "sent" folders … Any tips? See notmuch.',
         date="2026-09-19",
     ),
     RawResult(
@@ -745,16 +745,16 @@ STACKEXCHANGE_RESULTS = [
         title='How do I "await" a task in Python\'s asyncio?',
         url="https://stackoverflow.com/questions/7712345/how-do-i-await-a-task-in-pythons-asyncio",
         snippet=(
-            "I have a coroutine and I want to wait for it from sync code:\n\n"
-            "async def main() -> None:\n    await asyncio.sleep(1)\n\n\n"
-            "Is asyncio.run the right way & why?\n"
+            "I have a coroutine and I want to wait for it from sync code: "
+            "async def main() -> None: await asyncio.sleep(1) "
+            "Is asyncio.run the right way & why?"
         ),
         date="2023-11-14",
     ),
     RawResult(
         title="What does <T> mean in List<T>?",
         url="https://stackoverflow.com/questions/79999999/what-does-t-mean-in-listt",
-        snippet="Seen in List<T>.\n",
+        snippet="Seen in List<T>.",
         date="2026-09-30",
     ),
     RawResult(
@@ -786,7 +786,7 @@ def test_stackexchange_backoff_on_a_good_answer_keeps_the_results() -> None:
         RawResult(
             title="Borrow checker and async",
             url="https://stackoverflow.com/questions/80000001/borrow-checker-and-async",
-            snippet="Why?\n",
+            snippet="Why?",
             date="2026-09-30",
         )
     ]

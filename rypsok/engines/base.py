@@ -180,8 +180,37 @@ def iso_date(value: Any) -> str | None:
     return None
 
 
+BLOCK_TAGS = (
+    "p",
+    "br",
+    "div",
+    "li",
+    "ul",
+    "ol",
+    "tr",
+    "td",
+    "th",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "blockquote",
+    "pre",
+    "dd",
+    "dt",
+    "hr",
+    "table",
+)
+
+
 def strip_html(fragment: str | None) -> str:
-    """Plain text of an HTML fragment (tags dropped, entities decoded), for titles and snippets."""
+    """Plain text of an HTML fragment (tags dropped, entities decoded), for titles and snippets.
+
+    Block elements are set apart by a space so that ``a<p>b`` does not read ``ab``
+    (whitespace is then collapsed, as the sanitizer would).
+    """
     if not fragment:
         return ""
     if "<" not in fragment and "&" not in fragment:
@@ -192,4 +221,9 @@ def strip_html(fragment: str | None) -> str:
         return fragment
     for junk in root.xpath("//script|//style"):
         junk.drop_tree()
-    return root.text_content()
+    blocks = list(root.iter(*BLOCK_TAGS))
+    for block in blocks:
+        block.text = " " + (block.text or "")
+        block.tail = " " + (block.tail or "")
+    text = root.text_content()
+    return " ".join(text.split()) if blocks else text

@@ -10,8 +10,8 @@ Choices:
 
 - ``rows`` is ``search.max_results``; ``select`` keeps the answer small.
 - No language filter exists, so ``languages`` is empty.
-- ``mailto`` (the polite pool) is not added: operators who want it put
-  ``mailto:`` in rypsok's User-Agent, which Crossref also reads.
+- ``mailto`` (the polite pool) is not added, so requests go to the public
+  pool (1 list request a second); rypsok has no contact address to give.
 - Title: the first of ``title[]``, tags (``<i>``, ``<sub>`` …) stripped.
   Snippet: the JATS ``abstract`` as plain text, without its "Abstract"
   heading.
