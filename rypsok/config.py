@@ -128,10 +128,6 @@ def _port(key: str, value: Any) -> int:
     return _int(1, 65535)(key, value)
 
 
-def _check(validator):
-    return field(metadata={"check": validator})
-
-
 @dataclass(frozen=True)
 class SearchConfig:
     deadline_ms: int = field(default=2500, metadata={"check": _int(1)})

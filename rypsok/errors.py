@@ -251,14 +251,6 @@ def http_status(status: int, retry_after_ms: int | None = None) -> ToolError:
     return ToolError("unavailable", message, detail)
 
 
-def fetch_unavailable() -> ToolError:
-    return ToolError(
-        "unavailable",
-        "web_fetch is not available in this version; retry later",
-        {"reason": "busy"},
-    )
-
-
 # the other kinds
 
 
