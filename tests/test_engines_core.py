@@ -872,3 +872,13 @@ def test_a_good_body_under_an_error_status_is_still_a_failure(module: ModuleType
     body = fixture(module.INFO.id, name)
     assert parse(module, body, status=500) == EngineFailure("request_failure")
     assert parse(module, body, status=401) == EngineFailure("auth_failure")
+
+
+def test_a_regional_language_is_honoured_where_its_primary_language_is():
+    info = EngineInfo(
+        id="x", categories=frozenset({"general"}), default_endpoint="", languages=frozenset({"pt"})
+    )
+    assert info.honours_language("pt")
+    assert info.honours_language("pt-br")
+    assert not info.honours_language("es")
+    assert not info.honours_language("ptx")

@@ -61,7 +61,13 @@ class EngineInfo:
         return time_range in self.time_ranges
 
     def honours_language(self, language: str) -> bool:
-        return ANY_LANGUAGE in self.languages or language in self.languages
+        """Exact codes match, and so does a regional code whose primary language is listed
+        (``pt-br`` for ``pt``): the request builders map regional codes themselves."""
+        if ANY_LANGUAGE in self.languages:
+            return True
+        listed = {code.lower() for code in self.languages}
+        language = language.lower()
+        return language in listed or language.split("-", 1)[0] in listed
 
 
 @dataclass(frozen=True)
