@@ -179,9 +179,9 @@ def test_engines_without_a_language_filter_honour_none(module: ModuleType) -> No
 @pytest.mark.parametrize(
     ("module", "honoured", "not_honoured"),
     [
-        (brave, ["en", "de", "ja", "jp", "pt-BR", "pt-br", "zh-Hant", "zh-TW", "en-GB", "nb"], ["xx", "sw", "en-US"]),
+        (brave, ["en", "de", "ja", "jp", "pt-BR", "pt-br", "zh-Hant", "zh-TW", "en-GB", "en-US", "nb"], ["xx", "sw", "sw-KE"]),
         (brave_news, ["en", "fr", "zh-Hans"], ["xx"]),
-        (gdelt, ["en", "de", "es", "ja", "sw", "bo"], ["xx", "eo", "pt-BR"]),
+        (gdelt, ["en", "de", "es", "ja", "sw", "bo", "pt-BR"], ["xx", "eo", "eo-XX"]),
         (searxng, ["en", "pt-BR", "fr-CA", "anything"], []),
         (openalex, ["en", "pt-BR", "fr"], []),
     ],
