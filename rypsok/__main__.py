@@ -84,10 +84,10 @@ def main(argv: list[str] | None = None) -> int:
     command = args.command or "serve"
     try:
         config = load_config(getattr(args, "config", None))
+        setup_logging(config.log)
     except ConfigError as exc:
         print(f"rypsok: {exc}", file=sys.stderr)
         return EXIT_CONFIG
-    setup_logging(config.log)
     if command == "serve":
         from rypsok.server import serve_stdio
 

@@ -8,7 +8,7 @@ import logging
 import sys
 from typing import Any
 
-from rypsok.config import LogConfig
+from rypsok.config import ConfigError, LogConfig
 
 
 class JsonLines(logging.Formatter):
@@ -34,7 +34,10 @@ class JsonLines(logging.Formatter):
 def setup_logging(config: LogConfig) -> None:
     handler: logging.Handler
     if config.path:
-        handler = logging.FileHandler(config.path, encoding="utf-8")
+        try:
+            handler = logging.FileHandler(config.path, encoding="utf-8")
+        except OSError as exc:
+            raise ConfigError("log.path", f"cannot open the log file: {exc.strerror}") from None
     else:
         handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonLines())

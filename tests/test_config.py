@@ -161,3 +161,16 @@ def test_cli_refuses_bad_config_with_exit_2_and_no_traceback(tmp_path, command):
     assert '"keep"' in done.stderr and '"drop"' in done.stderr
     assert "Traceback" not in done.stderr
     assert done.stdout == ""
+
+
+def test_cli_refuses_an_unwritable_log_path(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text(f'[log]\npath = "{tmp_path}/no/such/dir/rypsok.log"\n')
+    done = subprocess.run(
+        [sys.executable, "-m", "rypsok", "status", "--config", str(bad)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert "log.path" in done.stderr and "Traceback" not in done.stderr
