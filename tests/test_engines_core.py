@@ -444,7 +444,7 @@ HACKERNEWS_RESULTS = [
     RawResult(
         title="Ask HN: How do you search old mail?",
         url="https://news.ycombinator.com/item?id=41230001",
-        snippet='I keep /archive/ & "sent" folders … Any tips? See notmuch.',
+        snippet='I keep /archive/ & "sent" folders …\nAny tips? See notmuch.',
         date="2026-09-19",
     ),
     RawResult(
@@ -745,8 +745,8 @@ STACKEXCHANGE_RESULTS = [
         title='How do I "await" a task in Python\'s asyncio?',
         url="https://stackoverflow.com/questions/7712345/how-do-i-await-a-task-in-pythons-asyncio",
         snippet=(
-            "I have a coroutine and I want to wait for it from sync code: "
-            "async def main() -> None: await asyncio.sleep(1) "
+            "I have a coroutine and I want to wait for it from sync code:\n\n\n"
+            "async def main() -> None:\n    await asyncio.sleep(1)\n\n\n\n"
             "Is asyncio.run the right way & why?"
         ),
         date="2023-11-14",

@@ -214,8 +214,9 @@ BLOCK_TAGS = (
 def strip_html(fragment: str | None) -> str:
     """Plain text of an HTML fragment (tags dropped, entities decoded), for titles and snippets.
 
-    Block elements are set apart by a space so that ``a<p>b`` does not read ``ab``
-    (whitespace is then collapsed, as the sanitizer would).
+    Block elements are set apart by a line break so that ``a<p>b`` does not read ``ab``;
+    line breaks are kept because the instruction-like detector reads chat-turn layouts
+    (the sanitizer collapses whitespace for display).
     """
     if not fragment:
         return ""
@@ -227,9 +228,9 @@ def strip_html(fragment: str | None) -> str:
         return fragment
     for junk in root.xpath("//script|//style"):
         junk.drop_tree()
-    blocks = list(root.iter(*BLOCK_TAGS))
-    for block in blocks:
-        block.text = " " + (block.text or "")
-        block.tail = " " + (block.tail or "")
-    text = root.text_content()
-    return " ".join(text.split()) if blocks else text
+    for block in root.iter(*BLOCK_TAGS):
+        if not (block.text or "").startswith(("\n", " ")):
+            block.text = "\n" + (block.text or "")
+        if not (block.tail or "").startswith(("\n", " ")):
+            block.tail = "\n" + (block.tail or "")
+    return root.text_content().strip()

@@ -99,9 +99,7 @@ def finish(
         best = entry.best.result
         title = text.clean_title(best.title)
         snippet = text.clean_snippet(best.snippet)
-        if instructions.is_instruction_like(title.text) or instructions.is_instruction_like(
-            snippet.text
-        ):
+        if _instruction_like(best.title) or _instruction_like(best.snippet):
             if drop_instruction_like:
                 notices.count("results_dropped", reason="instruction_like_content")
                 continue
@@ -121,3 +119,9 @@ def finish(
             )
         )
     return results
+
+
+def _instruction_like(raw: str) -> bool:
+    """Judged on the text with invisible characters removed but line breaks kept: chat-turn
+    markers ("\n\nHuman:") are recognised by their layout, which collapsing would erase."""
+    return instructions.is_instruction_like(text.clean_content(raw).text)

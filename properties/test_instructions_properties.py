@@ -1,0 +1,46 @@
+"""Properties of the instruction-like detector, alone and behind the sanitizer."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rypsok.hygiene.instructions import count_instruction_like, is_instruction_like
+from rypsok.hygiene.text import clean_content
+
+LABELLED = [
+    json.loads(line)
+    for line in (pathlib.Path(__file__).parent.parent / "tests/fixtures/instruction_like.jsonl")
+    .read_text(encoding="utf-8")
+    .splitlines()
+    if line.strip()
+]
+FLAGGED = [row["text"] for row in LABELLED if row["label"] and is_instruction_like(row["text"])]
+INVISIBLE = st.sampled_from(["\u200b", "\u2060", "\ufeff", "\u00ad", "\u202e", "\U000e0041"])
+
+
+@settings(max_examples=300)
+@given(st.text())
+def test_never_raises_and_is_a_bool(text):
+    assert isinstance(is_instruction_like(text), bool)
+
+
+@settings(max_examples=100)
+@given(st.lists(st.text(max_size=200), max_size=8))
+def test_count_is_the_number_of_flagged_texts(texts):
+    assert count_instruction_like(texts) == sum(is_instruction_like(t) for t in texts)
+
+
+@settings(max_examples=200)
+@given(st.sampled_from(FLAGGED), st.data())
+def test_invisible_characters_do_not_hide_an_instruction_from_the_pipeline(text, data):
+    """Zero-width and format characters smuggled between letters are removed by the
+    sanitizer before detection, so the result stays flagged."""
+    positions = data.draw(st.lists(st.integers(0, len(text)), max_size=10))
+    smuggled = text
+    for position in sorted(positions, reverse=True):
+        smuggled = smuggled[:position] + data.draw(INVISIBLE) + smuggled[position:]
+    assert is_instruction_like(clean_content(smuggled).text)
