@@ -16,6 +16,6 @@ serve *ARGS:
 probe QUERY *ARGS:
     python -m rypsok probe "{{QUERY}}" {{ARGS}}
 
-# every benchmark (needs the bench extra: pip install -e '.[bench]')
-bench:
-    for script in bench/*.py; do echo "== $script"; python "$script" || exit 1; done
+# every benchmark (needs the bench extra: pip install -e '.[dev,bench]'); ARGS e.g. --quick
+bench *ARGS:
+    for script in bench/[!_]*.py; do echo "== $script"; python "$script" {{ARGS}} || exit 1; done

@@ -124,7 +124,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bootstrap", type=int, default=1000, help="resamples for the ± column")
     parser.add_argument("--no-big", action="store_true", help="skip the 5 MB page timings")
     parser.add_argument("--repeat", type=int, default=3, help="runs per big page")
+    parser.add_argument("--quick", action="store_true", help="fewer resamples, no 5 MB pages")
     args = parser.parse_args(argv)
+    if args.quick:
+        args.bootstrap, args.no_big = 100, True
     if not (args.bench_dir / "evaluate.py").exists():
         raise SystemExit(f"no evaluate.py under {args.bench_dir} (use --bench-dir)")
 

@@ -203,6 +203,7 @@ def man_pages() -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--man", action="store_true", help="also scan this machine's man pages")
+    parser.add_argument("--quick", action="store_true", help="accepted for `just bench --quick`")
     args = parser.parse_args()
     rows = load()
     quality(rows)
