@@ -13,6 +13,7 @@ import regex
 
 from rypsok.hygiene.text import (
     INDIC_SCRIPTS,
+    SCANNED_PLANES,
     SNIPPET_LIMIT,
     TITLE_LIMIT,
     Cleaned,
@@ -339,3 +340,14 @@ def test_a_megabyte_of_ascii_comes_back_unchanged():
     cleaned = clean_content(page)
     assert cleaned.text == page
     assert cleaned.removed == 0
+
+
+def test_the_scanned_planes_hold_every_control_format_and_combining_character():
+    interesting = {"Cc", "Cf", "Mn", "Mc"}
+    outside = [
+        code_point
+        for code_point in range(sys.maxunicode + 1)
+        if not any(code_point in plane for plane in SCANNED_PLANES)
+        and unicodedata.category(chr(code_point)) in interesting
+    ]
+    assert outside == []

@@ -140,7 +140,13 @@ def upgrade_to_https(u: FetchURL) -> FetchURL:
     )
 
 
+_ORDINARY_URL = re.compile(r"[!-\[\]-~]*")
+"""Printable ASCII but the backslash: the usual URL, checked in one C-level match."""
+
+
 def _check_characters(url: str) -> None:
+    if _ORDINARY_URL.fullmatch(url):
+        return
     for char in url:
         if char == "\\":
             raise errors.url_malformed("it contains a backslash; use / in URLs")
@@ -277,26 +283,29 @@ def _domain_to_ascii(mapped: str) -> str:
     return name
 
 
+def _invalid_host() -> errors.ToolError:
+    return errors.url_malformed("the host is not a valid host name")
+
+
 def _label_to_ascii(label: str) -> str:
-    invalid = errors.url_malformed("the host is not a valid host name")
     if not label:
         raise errors.url_malformed("the host has an empty label")
     if label.isascii():
         if not _ASCII_LABEL.fullmatch(label):
-            raise invalid
+            raise _invalid_host()
         if label.startswith("xn--"):
             try:
                 decoded = idna.ulabel(label)
             except ValueError:
-                raise invalid from None
+                raise _invalid_host() from None
             if decoded.isascii():
-                raise invalid
+                raise _invalid_host()
         encoded = label
     else:
         try:
             encoded = idna.alabel(label).decode("ascii")
         except ValueError:
-            raise invalid from None
+            raise _invalid_host() from None
     if len(encoded) > MAX_LABEL_OCTETS:
         raise errors.url_malformed("a label of the host name is longer than 63 characters")
     return encoded

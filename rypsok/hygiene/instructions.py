@@ -14,6 +14,7 @@ every rule over the whole text (tests/test_instructions.py checks this on the la
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -36,11 +37,27 @@ class InstructionLikeMatch:
     matched: str
 
 
+class _LazyPattern:
+    """A rule's regex, compiled the first time the rule wakes: compiling all of them at import
+    cost about 100 ms of start-up, and most texts wake only a few rules."""
+
+    __slots__ = ("_arguments", "_compiled")
+
+    def __init__(self, pattern: str, flags: int = 0):
+        self._arguments = (pattern, flags)
+        self._compiled: re.Pattern[str] | None = None
+
+    def compiled(self) -> re.Pattern[str]:
+        if self._compiled is None:
+            self._compiled = re.compile(*self._arguments)
+        return self._compiled
+
+
 @dataclass(frozen=True, slots=True)
 class _Rule:
     name: str
     triggers: tuple[str, ...]
-    pattern: re.Pattern[str]
+    pattern: _LazyPattern
     # A quoted short phrase ("typing 'ignore previous instructions' made it ...") is a mention.
     mention_veto: bool = False
     # "disregard the previous instructions regarding parking" corrects an earlier notice.
@@ -264,21 +281,21 @@ _EN_RULES = [
     _Rule(
         "en.override",
         _EN_OVERRIDE_TRIGGERS,
-        re.compile(_override(_EN_OVERRIDE_VERBS, _EN_QUALS, _EN_OBJECTS), re.M),
+        _LazyPattern(_override(_EN_OVERRIDE_VERBS, _EN_QUALS, _EN_OBJECTS), re.M),
         mention_veto=True,
         topic_veto=True,
     ),
     _Rule(
         "en.override_weak_object",
         _EN_OVERRIDE_TRIGGERS,
-        re.compile(_override(_EN_OVERRIDE_VERBS, _EN_TEMPORAL, _EN_WEAK_OBJECTS), re.M),
+        _LazyPattern(_override(_EN_OVERRIDE_VERBS, _EN_TEMPORAL, _EN_WEAK_OBJECTS), re.M),
         mention_veto=True,
         topic_veto=True,
     ),
     _Rule(
         "en.override_everything",
         ("ignor", "disregard", "forget"),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"⟨IMP⟩(?P<core>(?:ignore|disregard|forget)\s+(?:about\s+)?(?:everything|anything)"
                 r"\s+(?:(?:that\s+)?(?:was\s+|were\s+|has\s+been\s+)?(?:said|written|stated|"
@@ -294,7 +311,7 @@ _EN_RULES = [
     _Rule(
         "en.override_above",
         ("ignor", "disregard", "forget"),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"⟨IMP⟩(?P<core>(?:ignore|disregard|forget)\s+(?:all\s+(?:of\s+)?)?(?:the\s+)?"
                 r"(?:above|previous|preceding|foregoing)(?:\s+(?:text|content|input|message|"
@@ -307,7 +324,7 @@ _EN_RULES = [
     _Rule(
         "en.override_user_request",
         ("ignor", "disregard", "forget"),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"⟨IMP⟩(?P<core>(?:ignore|disregard|forget)\s+(?:the\s+)?(?:user's|users'|user)"
                 r"\s+(?:original\s+|actual\s+|last\s+)?(?:question|request|query|message|prompt|"
@@ -320,7 +337,7 @@ _EN_RULES = [
     _Rule(
         "en.override_aside",
         ("set", "put", "lay", "cast", "leave", "push"),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"⟨IMP⟩(?P<core>(?:set|put|lay|cast|leave|push)\s+(?:⟨W⟩\s+){0,2}?(?:⟨Q⟩)\s+"
                 r"(?:⟨G⟩\s+){0,2}?(?:⟨O⟩)\s+(?:aside|to\s+one\s+side|behind(?:\s+you)?)\b)",
@@ -336,7 +353,7 @@ _EN_RULES = [
     _Rule(
         "en.instructions_void",
         ("your", "you were", "you have been", "you received", "given to you"),
-        re.compile(
+        _LazyPattern(
             r"\b(?:your\s+(?:\w+\s+){0,2}?(?:instructions|directions|rules|guidelines|directives|"
             r"prompts?|guidance)|(?:the|all|any)\s+(?:\w+\s+){0,2}?(?:instructions|directions|"
             r"rules|guidelines|directives|prompts?|guidance)\s+(?:(?:that|which)\s+)?you\s+"
@@ -354,7 +371,7 @@ _EN_RULES = [
             "going to act|going to play|going to be|going to roleplay|brand-new|brand new|"
             "you are a new|you are a fresh|you are a different|you are an new"
         ),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"(?P<core>\b(?:you\s+are\s+now|you're\s+now|you\s+will\s+now|you'll\s+now|"
                 r"now\s+you\s+are|from\s+now\s+on,?\s+you(?:\s+are|'re|\s+will\s+be)?|"
@@ -374,7 +391,7 @@ _EN_RULES = [
             "pretend|act as|roleplay|role-play|play the role|play the part|behave as|"
             "behave like|respond as|answer as|impersonat|simulate|take on the"
         ),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"⟨IMP⟩(?P<core>(?:pretend\s+(?:to\s+be|you\s+are|you're|that\s+you\s+are)|"
                 r"act\s+as(?!\s+(?:if|though|a\s+reference))|roleplay\s+as|role-play\s+as|"
@@ -390,7 +407,7 @@ _EN_RULES = [
     _Rule(
         "en.want_you_to_act",
         ("want you to", "need you to", "you will act", "you will pretend", "you will roleplay"),
-        re.compile(
+        _LazyPattern(
             r"\bi\s+(?:want|need|would\s+like)\s+you\s+to\s+(?:act|pretend|roleplay|role-play|"
             r"play\s+the\s+role|impersonate|simulate)\b|"
             r"\byou\s+will\s+(?:act|pretend|roleplay)\s+(?:as|to\s+be)\b"
@@ -404,7 +421,7 @@ _EN_RULES = [
             "actual instruction|true instruction|hidden instruction|secret instruction|"
             "overriding instruction|override instruction"
         ),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"(?:^|(?<=[⟨P⟩])\s*|\b(?:here\s+are|these\s+are|the)\s+)"
                 r"(?:new|updated|revised|real|actual|true|hidden|secret|overriding|override)\s+"
@@ -426,7 +443,7 @@ _EN_RULES = [
             "system override|system message|system notice|system alert|system notification|"
             "system instruction|system prompt:"
         ),
-        re.compile(
+        _LazyPattern(
             r"\bsystem\s+override\b|"
             r"\bsystem\s+(?:message|notice|notification|alert|instruction|prompt)\s*:"
             r"[^\n]{0,120}?\b(?:you|your)\b[^\n]{0,80}?(?:reveal|ignore|disabled|deactivated|"
@@ -436,7 +453,7 @@ _EN_RULES = [
     _Rule(
         "en.instructions_changed",
         _words("your"),
-        re.compile(
+        _LazyPattern(
             r"\byour\s+(?:previous\s+|prior\s+|original\s+|old\s+|current\s+|safety\s+|core\s+)?"
             r"(?:instructions|rules|guidelines|restrictions|directives|programming|system\s+prompt)"
             r"\s+(?:have|has|were|are)\s+(?:now\s+)?(?:been\s+)?(?:changed|updated|replaced|void|"
@@ -456,7 +473,7 @@ _EN_RULES = [
             "your rules|your moderation|your censorship|your limitations|your content|"
             "overrid"
         ),
-        re.compile(
+        _LazyPattern(
             r"\bthis\s+is\s+your\s+(?:developer|creator|administrator|admin|operator|owner|"
             r"programmer|maker)\s+(?:speaking|talking|writing)\b|"
             r"\b(?:message|instructions?|orders?|directive|note)\s+from\s+your\s+(?:administrator|"
@@ -479,7 +496,7 @@ _EN_RULES = [
             "system prompt|system message|system instructions|initial|original|hidden|"
             "secret|internal|prompt|instructions|custom instructions|context window"
         ),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"⟨IMP⟩(?P<core>(?:reveal|repeat|print|output|show|display|tell\s+me|share|leak|"
                 r"dump|write\s+(?:out|down)|recite|disclose|expose|give\s+me|return|paste|copy|"
@@ -496,7 +513,7 @@ _EN_RULES = [
     _Rule(
         "en.addressed_note",
         _EN_AI_TRIGGERS,
-        re.compile(
+        _LazyPattern(
             _t(
                 r"\b(?:note|message|notice|attention|instructions?|hint|reminder|warning|memo|info|"
                 r"information|directive|text|disclaimer)\s+(?:to|for)\s+(?:all\s+|any\s+|every\s+)?"
@@ -510,7 +527,7 @@ _EN_RULES = [
     _Rule(
         "en.addressed_to",
         _EN_AI_TRIGGERS,
-        re.compile(
+        _LazyPattern(
             _t(
                 r"⟨IMP⟩(?:to)\s+(?:all\s+|any\s+|every\s+|whichever\s+|whatever\s+)?(?:the\s+)?⟨AL⟩"
                 r"(?:\s+\w+ing\s[^:\n]{0,40}|\s+(?:is|are)\s+\w+ing(?:\s+(?:this|these|it))?)?\s*:",
@@ -522,7 +539,7 @@ _EN_RULES = [
     _Rule(
         "en.vocative",
         _EN_AI_TRIGGERS + ("assistant",),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"⟨IMP⟩(?:(?:dear|hey|hi|hello|attention|yo|ok|okay|psst)\s*,?\s+⟨A⟩\s*[,.:!]|"
                 r"(?:assistant|ai|llm|chatgpt|claude|gemini|copilot|chatbot|ai\s+agents?|"
@@ -540,7 +557,7 @@ _EN_RULES = [
     _Rule(
         "en.if_you_are_ai",
         ("if you are", "if you're"),
-        re.compile(
+        _LazyPattern(
             r"\bif\s+you(?:\s+are|'re)\s+(?:an?\s+|the\s+)?(?:ai|a\.i\.|llm|large\s+language\s+model|"
             r"language\s+model|chatbot|ai\s+(?:assistant|model|agent|system|chatbot|bot|crawler)|"
             r"chatgpt|claude|gemini|gpt[\w.-]*|automated\s+(?:agent|system|assistant))"
@@ -552,7 +569,7 @@ _EN_RULES = [
     _Rule(
         "en.ai_reading_this",
         _EN_AI_TRIGGERS + ("assistant",),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"\bas\s+(?:the|an?)\s+(?:⟨AL⟩|assistant|model)\s+(?:reading|summari[sz]ing|"
                 r"processing|analy[sz]ing|parsing|indexing)\s+(?:this|these|the\s+following)\b"
@@ -571,7 +588,7 @@ _EN_RULES = [
     _Rule(
         "en.summary_directive",
         ("summariz", "summaris"),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"⟨IMP⟩(?:do\s+not|don't|never)\s+summari[sz]e\s+(?:this|the)\s+(?:page|document|"
                 r"text|article|content|site|email|website|post|message)\b|"
@@ -590,7 +607,7 @@ _EN_RULES = [
             "secret|token|password|private key|ssh|id_rsa|.env|environment variable|cookies|"
             "system prompt"
         ),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"\b(?:send|post|forward|upload|transmit|exfiltrate|leak|e-?mail|mail|append|attach|"
                 r"embed|encode|submit|paste|publish|share|copy|put|insert|report)\b"
@@ -611,7 +628,7 @@ _EN_RULES = [
     _Rule(
         "en.exfiltrate_user_data",
         ("user's", "users'", "the user"),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"⟨IMP⟩(?:send|post|forward|upload|transmit|exfiltrate|leak|e-?mail|mail|append|"
                 r"attach|embed|encode|submit|paste|publish|copy|add|include|insert)\b"
@@ -627,7 +644,7 @@ _EN_RULES = [
     _Rule(
         "en.append_to_url",
         ("append", "add it", "add them", "attach"),
-        re.compile(
+        _LazyPattern(
             r"\b(?:append|add|attach|concatenate)\s+(?:it|them|this|the\s+result|the\s+answer|"
             r"the\s+encoded\s+\w+)\s+to\s+(?:the\s+end\s+of\s+)?(?:the\s+)?(?:url\s+)?https?://"
         ),
@@ -635,7 +652,7 @@ _EN_RULES = [
     _Rule(
         "en.dump_context",
         ("output", "print", "repeat", "show", "display", "write out", "reproduce", "copy", "echo"),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"⟨IMP⟩(?P<core>(?:output|print|repeat|show|display|write\s+out|reproduce|copy|echo)"
                 r"\s+(?:me\s+)?(?:everything|all\s+(?:of\s+)?(?:the\s+)?(?:text|content|messages)|"
@@ -657,7 +674,7 @@ _EN_RULES = [
             "agent instruction",
             "system instruction",
         ),
-        re.compile(
+        _LazyPattern(
             r"\b(?:assistant|ai|llm|model|chatbot|agent|system)\s+instructions?\s+(?:begin|start|"
             r"follow|below)\b|\b(?:begin|start)\s+(?:of\s+)?(?:assistant|ai|llm|system)\s+"
             r"instructions\b"
@@ -666,7 +683,7 @@ _EN_RULES = [
     _Rule(
         "en.url_with_user_data",
         ("http",),
-        re.compile(
+        _LazyPattern(
             r"https?://\S+\s+(?:with|including|containing|plus)\s+(?:the\s+)?(?:user's\s+|users'\s+|"
             r"full\s+)?(?:question|query|message|messages|conversation|chat\s+history|history|"
             r"prompt|system\s+prompt|api\s+keys?|password|credentials|secrets?)\b[^.\n]{0,30}?"
@@ -681,7 +698,7 @@ _EN_RULES = [
             "your terminal|your python|your file|the fetch tool|the browsing tool|"
             "the browser tool|follow what it says|follow the instructions"
         ),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"⟨IMP⟩(?:call|invoke|use|run|execute|trigger|launch|open|fetch|visit)\s+"
                 r"(?:the\s+)?(?:web_fetch|web_search|fetch_url|send_email|http_request|run_shell|"
@@ -749,14 +766,14 @@ _DE_RULES = [
             "ignorier|vergiss|vergesst|vergessen sie|missacht|übergeh|verwirf|verwerf|"
             "befolge|beachte|beachten sie|über"
         ),
-        re.compile(_override(_DE_OVERRIDE_VERBS, _DE_QUALS, _DE_OBJECTS), re.M),
+        _LazyPattern(_override(_DE_OVERRIDE_VERBS, _DE_QUALS, _DE_OBJECTS), re.M),
         mention_veto=True,
         topic_veto=True,
     ),
     _Rule(
         "de.override_everything",
         _words("vergiss|vergesst|vergessen sie|ignorier"),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"⟨IMP⟩(?P<core>(?:vergiss|vergesst|vergessen\s+sie|ignoriere|ignorieren\s+sie)\s+"
                 r"alles,?\s+(?:was\s+(?:dir|ihnen|euch|man\s+dir|man\s+ihnen)\s+(?:\w+\s+){0,2}?"
@@ -770,7 +787,7 @@ _DE_RULES = [
     _Rule(
         "de.override_user_request",
         _words("ignorier|vergiss|vergessen sie|missacht"),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"⟨IMP⟩(?P<core>(?:ignoriere|ignorieren\s+sie|vergiss|vergessen\s+sie|missachte)\s+"
                 r"(?:die|den|das)\s+(?:frage|anfrage|bitte|aufforderung|eingabe|nachricht|auftrag|"
@@ -784,7 +801,7 @@ _DE_RULES = [
     _Rule(
         "de.override_aside",
         ("lass", "lasst", "lassen sie", "schieb", "leg", "stell"),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"⟨IMP⟩(?P<core>(?:lass|lasst|lassen\s+sie|schieb\w*|leg\w*|stell\w*)\s+"
                 r"(?:⟨W⟩\s+){0,2}?(?:⟨Q⟩)\s+(?:⟨G⟩\s+){0,2}?(?:⟨O⟩)\s+(?:⟨W⟩\s+){0,2}?"
@@ -801,7 +818,7 @@ _DE_RULES = [
     _Rule(
         "de.instructions_void",
         ("deine", "ihre", "eure"),
-        re.compile(
+        _LazyPattern(
             r"\b(?:deine|ihre|eure)\s+(?:\w+\s+){0,2}?(?:\w*anweisungen|\w*regeln|\w*richtlinien|"
             r"vorgaben|befehle|instruktionen)\s+(?:\w+\s+){0,3}?(?:gelten|zählen|sind)\s+"
             r"(?:ab\s+sofort\s+|jetzt\s+|nun\s+|ab\s+jetzt\s+)?(?:nicht\s+mehr|ungültig|aufgehoben|"
@@ -814,7 +831,7 @@ _DE_RULES = [
             "du bist|bist du|sie sind|ab sofort|ab jetzt|von nun an|ab heute|"
             "ab diesem moment|ab hier"
         ),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"(?P<core>\b(?:du\s+bist|bist\s+du|sie\s+sind)\s+(?:jetzt|nun|ab\s+sofort|"
                 r"ab\s+jetzt|von\s+nun\s+an|ab\s+heute|nicht\s+mehr|keine?\s+(?:ki|assistent))|"
@@ -834,7 +851,7 @@ _DE_RULES = [
             "spiele die rolle|spielen sie die rolle|gib dich|geben sie sich|stell dir vor|"
             "fungiere|antworte als"
         ),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"⟨IMP⟩(?P<core>(?:(?:handle|handeln\s+sie|agiere|agieren\s+sie)\s+(?:\w+\s+){0,2}?"
                 r"(?:als|wie)|verhalte\s+dich|verhalten\s+sie\s+sich|tu\s+so,?\s+als|"
@@ -850,7 +867,7 @@ _DE_RULES = [
     _Rule(
         "de.want_you_to_act",
         ("dass du",),
-        re.compile(
+        _LazyPattern(
             r"\bich\s+(?:möchte|will|hätte\s+gern),?\s+dass\s+du\s+(?:als|wie|die\s+rolle)\b"
         ),
     ),
@@ -860,7 +877,7 @@ _DE_RULES = [
             "neue|aktualisierte|echte|wahre|geheime|versteckte|aufgabe|systemmeldung|"
             "systemnachricht|systemhinweis|system-nachricht|system-meldung|wurden|sind"
         ),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"(?:^|(?<=[⟨P⟩])\s*)(?:neue|aktualisierte|echte|wahre|geheime|versteckte)\s+"
                 r"(?:system)?(?:anweisungen?|instruktionen|befehle|regeln|aufgabe|vorgaben)\s*:|"
@@ -883,7 +900,7 @@ _DE_RULES = [
             "systemprompt|system-prompt|system prompt|systemnachricht|ursprünglich|"
             "anfänglich|initial|versteckt|geheim|intern"
         ),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"⟨IMP⟩(?P<core>(?:gib|geben\s+sie|zeig|zeige|zeigen\s+sie|verrate|verraten\s+sie|"
                 r"nenne|nennen\s+sie|wiederhole|wiederholen\s+sie|drucke|schreibe|schreib|poste|"
@@ -900,7 +917,7 @@ _DE_RULES = [
     _Rule(
         "de.addressed",
         _DE_AI_TRIGGERS,
-        re.compile(
+        _LazyPattern(
             _t(
                 r"\b(?:hinweis|nachricht|anweisung\w*|achtung|wichtig\w*|notiz|info|information|"
                 r"mitteilung|anmerkung|text|botschaft)\s*,?\s+(?:an|für)\s+(?:alle\s+|jede\w*\s+|"
@@ -925,7 +942,7 @@ _DE_RULES = [
     _Rule(
         "de.exfiltrate",
         _words("sende|schick|übermittle|leite|lade|poste|hänge|füge|veröffentliche|kopiere"),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"\b(?:sende|senden\s+sie|schicke|schick|schicken\s+sie|übermittle|"
                 r"übermitteln\s+sie|leite|leiten\s+sie|lade|laden\s+sie|poste|hänge|hängen\s+sie|"
@@ -943,7 +960,7 @@ _DE_RULES = [
     _Rule(
         "de.tool_call",
         _words("web_fetch|web_search|send_email|fetch_url|http_request|-tool|werkzeug"),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"⟨IMP⟩(?:rufe|ruf|rufen\s+sie|nutze|nutzen\s+sie|benutze|verwende|verwenden\s+sie|"
                 r"starte|führe|öffne|öffnen\s+sie)\b[^.!?\n]{0,40}?(?:web_fetch|web_search|"
@@ -1002,14 +1019,14 @@ _FR_RULES = [
             "passe outre|passez outre|ne suis|ne suivez|respecte|obéis|écarte|annule|"
             "mets de côté|mettez de côté|laisse de côté|laissez de côté|fais fi|faites fi"
         ),
-        re.compile(_override(_FR_OVERRIDE_VERBS, _FR_QUALS, _FR_OBJECTS), re.M),
+        _LazyPattern(_override(_FR_OVERRIDE_VERBS, _FR_QUALS, _FR_OBJECTS), re.M),
         mention_veto=True,
         topic_veto=True,
     ),
     _Rule(
         "fr.override_everything",
         _words("oubli|ignor"),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"⟨IMP⟩(?P<core>(?:oublie|oubliez|ignore|ignorez)\s+tout\s+ce\s+(?:qu'on|"
                 r"que\s+l'on|que)\s+(?:t'a|vous\s+a|t'as?)\s+(?:été\s+)?(?:dit|demandé|appris|"
@@ -1022,7 +1039,7 @@ _FR_RULES = [
     _Rule(
         "fr.override_user_request",
         _words("ignor|oubli|tiens pas compte|tenez pas compte"),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"⟨IMP⟩(?P<core>(?:ignore|ignorez|oublie|oubliez|ne\s+tiens\s+pas\s+compte\s+de|"
                 r"ne\s+tenez\s+pas\s+compte\s+de)\s+(?:la|le|les)\s+(?:question|demande|requête|"
@@ -1035,7 +1052,7 @@ _FR_RULES = [
     _Rule(
         "fr.instructions_void",
         ("tes", "vos"),
-        re.compile(
+        _LazyPattern(
             r"\b(?:tes|vos)\s+(?:\w+\s+){0,2}?(?:instructions|consignes|règles|directives|ordres)"
             r"\s+(?:[\w']+\s+){0,3}?(?:ne\s+(?:comptent|s'appliquent|valent|sont)\s+plus|"
             r"sont\s+(?:désormais\s+)?(?:annulées|caduques|obsolètes|nulles|révoquées)|"
@@ -1045,7 +1062,7 @@ _FR_RULES = [
     _Rule(
         "fr.identity",
         _words("tu es|vous êtes|t'es|désormais|dorénavant|à partir de|maintenant|à présent"),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"(?P<core>\b(?:tu\s+es|vous\s+êtes|t'es)\s+(?:maintenant|désormais|dorénavant|"
                 r"à\s+présent|devenu|plus\s+une?)|"
@@ -1064,7 +1081,7 @@ _FR_RULES = [
             "fais comme si|faites comme si|semblant|agis|agissez|comporte|joue le rôle|"
             "jouez le rôle|prétends|prétendez|incarne|en tant que"
         ),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"⟨IMP⟩(?P<core>(?:fais\s+comme\s+si\s+tu\s+étais|faites\s+comme\s+si\s+vous\s+étiez|"
                 r"fais\s+semblant|faites\s+semblant|agis|agissez|comporte-toi|comportez-vous|"
@@ -1079,7 +1096,7 @@ _FR_RULES = [
     _Rule(
         "fr.want_you_to_act",
         ("que tu",),
-        re.compile(
+        _LazyPattern(
             r"\bje\s+(?:veux|voudrais|souhaite)\s+que\s+tu\s+(?:agisses|te\s+comportes|"
             r"joues\s+le\s+rôle|fasses\s+semblant|incarnes)\b"
         ),
@@ -1090,7 +1107,7 @@ _FR_RULES = [
             "nouvelle|vraie|véritable|secrète|cachée|message système|message du système|"
             "message de l'administrateur|tes|vos"
         ),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"(?:^|(?<=[⟨P⟩])\s*)(?:nouvelles?|vraies?|véritables?|secrètes?|cachées?)\s+"
                 r"(?:instructions?|consignes?|directives?|règles|tâche|ordres)\s*:|"
@@ -1110,7 +1127,7 @@ _FR_RULES = [
     _Rule(
         "fr.reveal_prompt",
         _words("prompt|message système|instructions|consignes|règles"),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"⟨IMP⟩(?P<core>(?:montre|montre-moi|montrez|montrez-moi|affiche|affichez|révèle|"
                 r"révélez|répète|répétez|donne|donne-moi|donnez|donnez-moi|écris|écrivez|imprime|"
@@ -1127,7 +1144,7 @@ _FR_RULES = [
     _Rule(
         "fr.addressed",
         _FR_AI_TRIGGERS,
-        re.compile(
+        _LazyPattern(
             _t(
                 r"\b(?:note|message|avis|attention|instructions?|remarque|information|texte|"
                 r"consigne|mot|avertissement)s?\s*,?\s+(?:pour|aux|à|à\s+l'attention\s+des?|"
@@ -1158,7 +1175,7 @@ _FR_RULES = [
             "historique|conversation|discussion|échanges|utilisat|clé|clés|mot de passe|"
             "mots de passe|identifiants|prompt système"
         ),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"\b(?:envoie|envoyez|transfère|transférez|transmets|transmettez|publie|publiez|"
                 r"poste|postez|ajoute|ajoutez|téléverse|téléversez|partage|partagez|copie|copiez|"
@@ -1175,7 +1192,7 @@ _FR_RULES = [
     _Rule(
         "fr.tool_call",
         _words("web_fetch|web_search|send_email|fetch_url|http_request|outil"),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"⟨IMP⟩(?:appelle|appelez|utilise|utilisez|lance|lancez|exécute|exécutez|ouvre|"
                 r"ouvrez|invoque|invoquez|déclenche)\b[^.!?\n]{0,40}?(?:web_fetch|web_search|"
@@ -1234,14 +1251,14 @@ _ES_RULES = [
             "ignor|olvid|descart|caso omiso|no hagas caso|no haga caso|no hagan caso|"
             "de seguir|no sig|desobedec|omit|por alto|en cuenta|anul|a un lado|apart"
         ),
-        re.compile(_override(_ES_OVERRIDE_VERBS, _ES_QUALS, _ES_OBJECTS), re.M),
+        _LazyPattern(_override(_ES_OVERRIDE_VERBS, _ES_QUALS, _ES_OBJECTS), re.M),
         mention_veto=True,
         topic_veto=True,
     ),
     _Rule(
         "es.override_everything",
         _words("olvid|ignor"),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"⟨IMP⟩(?P<core>(?:olvida|olvide|ignora|ignore)\s+todo\s+lo\s+que\s+"
                 r"(?:te|le|se\s+te|se\s+le)\s+(?:han\s+|ha\s+|habían\s+)?(?:dijeron|dicho|dije|"
@@ -1255,7 +1272,7 @@ _ES_RULES = [
     _Rule(
         "es.override_user_request",
         _words("ignor|olvid|no respondas"),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"⟨IMP⟩(?P<core>(?:ignora|ignore|ignoren|olvida|olvide|olviden|no\s+respondas\s+a)"
                 r"\s+(?:la|el|las|los)\s+(?:pregunta|petición|solicitud|consulta|mensaje|"
@@ -1268,7 +1285,7 @@ _ES_RULES = [
     _Rule(
         "es.instructions_void",
         ("tus", "sus", "vuestras"),
-        re.compile(
+        _LazyPattern(
             r"\b(?:tus|sus|vuestras)\s+(?:\w+\s+){0,2}?(?:instrucciones|reglas|indicaciones|normas|"
             r"directrices|órdenes)\s+(?:\w+\s+){0,3}?(?:ya\s+no\s+(?:son\s+válidas|valen|aplican|"
             r"se\s+aplican|cuentan|rigen|están\s+vigentes)|(?:han\s+sido|quedan|están)\s+"
@@ -1281,7 +1298,7 @@ _ES_RULES = [
             "ahora eres|ahora serás|ya eres|ya no eres|ahora estás|ahora usted es|"
             "a partir de|desde ahora|en adelante|desde este"
         ),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"(?P<core>\b(?:ahora\s+eres|ahora\s+serás|ya\s+eres|ya\s+no\s+eres|"
                 r"ahora\s+estás\s+en|ahora\s+usted\s+es)|"
@@ -1300,7 +1317,7 @@ _ES_RULES = [
             "fing|simul|actúa|actúe|compórt|haz de|haga de|haz como si|interpret|papel|"
             "responde como"
         ),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"⟨IMP⟩(?P<core>(?:finge|finja|fingid|simula|simule|actúa|actúe|actúen|compórtate|"
                 r"compórtese|haz\s+de|haga\s+de|haz\s+como\s+si|interpreta|interprete|"
@@ -1314,7 +1331,7 @@ _ES_RULES = [
     _Rule(
         "es.want_you_to_act",
         ("quiero que", "querría que", "me gustaría que"),
-        re.compile(
+        _LazyPattern(
             r"\b(?:quiero|querría|me\s+gustaría)\s+que\s+(?:actúes|finjas|te\s+comportes|"
             r"hagas\s+de|interpretes|simules)\b"
         ),
@@ -1322,7 +1339,7 @@ _ES_RULES = [
     _Rule(
         "es.new_instructions",
         _words("nueva|verdadera|real|secreta|oculta|mensaje del sistema|tus|sus"),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"(?:^|(?<=[⟨P⟩])\s*)(?:nuevas?|verdaderas?|reales?|secretas?|ocultas?)\s+"
                 r"(?:instrucciones|instrucción|órdenes|reglas|tarea|directrices|normas)\s*:|"
@@ -1342,7 +1359,7 @@ _ES_RULES = [
     _Rule(
         "es.reveal_prompt",
         _words("prompt|mensaje del sistema|instrucciones|reglas|indicaciones"),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"⟨IMP⟩(?P<core>(?:muestra|muéstrame|muestre|muéstreme|revela|revele|repite|repita|"
                 r"imprime|imprima|escribe|escriba|dime|dígame|di|comparte|comparta|divulga|copia|"
@@ -1359,7 +1376,7 @@ _ES_RULES = [
     _Rule(
         "es.addressed",
         _ES_AI_TRIGGERS,
-        re.compile(
+        _LazyPattern(
             _t(
                 r"\b(?:nota|mensaje|aviso|atención|instrucciones?|información|texto|advertencia|"
                 r"recordatorio)\s*,?\s+(?:para|a)\s+(?:los\s+|las\s+|todos\s+los\s+|"
@@ -1387,7 +1404,7 @@ _ES_RULES = [
         _words(
             "historial|conversación|chat|usuario|clave|contraseña|credenciales|prompt del sistema"
         ),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"\b(?:envía|envíe|envíen|envia|reenvía|reenvíe|reenvia|manda|mande|publica|"
                 r"publique|publícal\w*|sube|suba|añade|añada|agrega|agregue|adjunta|adjunte|"
@@ -1404,7 +1421,7 @@ _ES_RULES = [
     _Rule(
         "es.tool_call",
         _words("web_fetch|web_search|send_email|fetch_url|http_request|herramienta"),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"⟨IMP⟩(?:llama|llame|usa|use|utiliza|utilice|ejecuta|ejecute|invoca|invoque|abre|"
                 r"abra|lanza)\b[^.!?\n]{0,40}?(?:web_fetch|web_search|send_email|fetch_url|"
@@ -1445,7 +1462,7 @@ _ZH_RULES = [
         _words(
             "忽略|无视|忽视|理会|理睬|不要管|忘记|忘掉|忘了|抛弃|抛开|丢弃|放弃|遵守|遵循|听从|违背|绕过|跳过|按照|根据"
         ),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"⟨IMPZH⟩(?P<core>(?:忽略|无视|忽视|不要理会|别理会|不要理睬|不用理会|不必理会|"
                 r"不要管|忘记|忘掉|忘了|抛弃|抛开|丢弃|放弃|不要再?遵守|不要再?遵循|不要再?听从|"
@@ -1467,7 +1484,7 @@ _ZH_RULES = [
     _Rule(
         "zh.instructions_void",
         ("作废", "失效", "无效", "取消", "不再有效", "不再适用"),
-        re.compile(
+        _LazyPattern(
             r"(?:你|您)(?:之前|以前|先前|原来|原先|原本)?(?:收到|得到|接收|被给予)?的?(?:所有)?"
             r"(?:指令|指示|设定|规则|提示词?|要求)(?:已经?|都|全部)?(?:作废|失效|无效|取消|被取消|"
             r"不再有效|不再适用)"
@@ -1476,7 +1493,7 @@ _ZH_RULES = [
     _Rule(
         "zh.identity",
         _words("你现在|现在你|不再是|从现在"),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"(?P<core>你现在是|你现在处于|你现在已经是|现在你是|你已经不再是|你不再是|"
                 r"从现在(?:开始|起)\s*[,，]?\s*你(?:是|将|要|就是|扮演|充当|必须)|"
@@ -1490,7 +1507,7 @@ _ZH_RULES = [
     _Rule(
         "zh.pretend",
         _words("扮演|充当|模拟|假装|假设你是|想象你是|作为"),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"(?:我希望你|我要你|我想让你|我需要你|请你)\s*(?:扮演|充当|模拟|假装成?)|"
                 r"(?:(?:请|你将|你要|现在你|从现在起)\s*(?:扮演|充当|模拟|假装成?|作为)|假装你是|"
@@ -1507,7 +1524,7 @@ _ZH_RULES = [
             "新的|新指令|新指示|新规则|新任务|新命令|新设定|系统消息|系统通知|系统提示|系统公告|你的新|你的安全|你的规则|你的指令|你的限制|你的设定|"
             "你的约束"
         ),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"(?:^|(?<=[⟨P⟩])\s*)新的?(?:系统)?(?:指令|指示|规则|任务|命令|设定)\s*[:：]|"
                 r"你的新(?:任务|指令|目标|使命)(?:是|为|\s*[:：])|"
@@ -1525,7 +1542,7 @@ _ZH_RULES = [
         _words(
             "系统提示|初始指令|原始指令|初始提示|隐藏|最初|预设|system prompt|内部指令|内部规则|你的设定|你的提示词"
         ),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"⟨IMPZH⟩(?:输出|显示|展示|告诉我|透露|泄露|泄漏|重复|打印|公开|说出|复述|给出|列出|"
                 r"写出|发给我|贴出)⟨N⟩{0,8}?(?:你的\s*系统提示词?|系统提示词|初始指令|原始指令|初始提示|"
@@ -1544,7 +1561,7 @@ _ZH_RULES = [
         _words(
             "ai|人工智能|语言模型|大模型|llm|chatgpt|claude|gemini|文心一言|通义千问|kimi|豆包|机器人|智能助手|助手"
         ),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"(?:致|给|写给|告)\s*(?:所有|各位|每个|任何)?\s*(?:正在)?\s*(?:阅读|处理|浏览|抓取|"
                 r"总结)?\s*(?:本|此|这个?)?(?:页面|网页|文章|文本|这段文字)?\s*的?\s*⟨A⟩"
@@ -1565,7 +1582,7 @@ _ZH_RULES = [
     _Rule(
         "zh.exfiltrate",
         _words("发送|发到|发给|上传|转发|提交|附加|发布|添加到|贴到|追加|post到|传到"),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"⟨D⟩⟨N⟩{0,20}?(?:发送到|发送至|发到|发给|上传到|上传至|转发到|转发给|转发至|提交到|"
                 r"附加到|发布到|添加到|贴到|追加到|post到|传到)\s*⟨N⟩{0,10}?⟨T⟩|"
@@ -1584,7 +1601,7 @@ _ZH_RULES = [
             "web_fetch|web_search|send_email|fetch_url|http_request|你的浏览|你的搜索|你的网页|你的抓取|"
             "你的shell|你的终端|你的邮件|你的fetch"
         ),
-        re.compile(
+        _LazyPattern(
             r"(?:调用|使用|运行|执行|用)\s*(?:web_fetch|web_search|send_email|fetch_url|"
             r"http_request)|"
             r"(?:用|使用|调用|通过)你的\s*(?:浏览|浏览器|搜索|网页|抓取|shell|终端|邮件|fetch)\s*"
@@ -1641,14 +1658,14 @@ _RU_RULES = [
             "игнор|проигнор|забудь|не обраща|отбрось|не следуй|следовать|не выполня|"
             "не соблюда|пренебрег|отмени|нарушь|не учитыва|выкинь|отложи|оставь|выбрось"
         ),
-        re.compile(_override(_RU_OVERRIDE_VERBS, _RU_QUALS, _RU_OBJECTS), re.M),
+        _LazyPattern(_override(_RU_OVERRIDE_VERBS, _RU_QUALS, _RU_OBJECTS), re.M),
         mention_veto=True,
         topic_veto=True,
     ),
     _Rule(
         "ru.override_everything",
         _words("забудь|игнор|проигнор|вопрос|запрос|просьб|сообщени|задани|не отвеча"),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"⟨IMP⟩(?P<core>(?:забудь(?:те)?|игнорируй(?:те)?)\s+все,?\s+что\s+(?:тебе|вам)\s+"
                 r"(?:говорили|сказали|велели|приказали|писали|было\s+сказано|поручили)|"
@@ -1662,7 +1679,7 @@ _RU_RULES = [
     _Rule(
         "ru.identity",
         _words("теперь|отныне|с этого момента|с сегодняшнего дня|больше не"),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"(?P<core>\b(?:теперь|отныне|с\s+этого\s+момента|с\s+сегодняшнего\s+дня|"
                 r"начиная\s+с\s+этого\s+момента),?\s+(?:ты|вы)\b|\b(?:ты|вы)\s+(?:теперь|отныне|"
@@ -1678,7 +1695,7 @@ _RU_RULES = [
             "притвор|представь|веди себя|ведите себя|действуй|в роли|роль|изобрази|"
             "отвечай как|отвечайте как"
         ),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"⟨IMP⟩(?P<core>(?:притворись|притворитесь|представь,?\s+что\s+ты|"
                 r"представьте,?\s+что\s+вы|веди\s+себя\s+как|ведите\s+себя\s+как|действуй|"
@@ -1694,7 +1711,7 @@ _RU_RULES = [
     _Rule(
         "ru.want_you_to_act",
         ("чтобы ты",),
-        re.compile(
+        _LazyPattern(
             r"\bя\s+хочу,?\s+чтобы\s+ты\s+(?:выступил|выступила|сыграл|сыграла|притворился|"
             r"притворилась|вел\s+себя|вела\s+себя|действовал|действовала|изображал|изображала)\b"
         ),
@@ -1705,7 +1722,7 @@ _RU_RULES = [
             "новые|настоящие|истинные|секретные|скрытые|обновленные|задача|"
             "системное сообщение|твои|ваши"
         ),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"(?:^|(?<=[⟨P⟩])\s*)(?:новые|настоящие|истинные|секретные|скрытые|обновленные)\s+"
                 r"(?:инструкции|указания|правила|команды|задачи|директивы)\s*:|"
@@ -1725,7 +1742,7 @@ _RU_RULES = [
     _Rule(
         "ru.reveal_prompt",
         _words("системн|исходн|изначальн|первоначальн|скрыт|секретн|внутренн"),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"⟨IMP⟩(?P<core>(?:покажи|покажите|выведи|выведите|раскрой|раскройте|повтори|"
                 r"повторите|напиши|напишите|напечатай|скажи|скажите|расскажи|озвучь|поделись|"
@@ -1742,7 +1759,7 @@ _RU_RULES = [
     _Rule(
         "ru.addressed",
         _RU_AI_TRIGGERS,
-        re.compile(
+        _LazyPattern(
             _t(
                 r"\b(?:примечание|сообщение|внимание|заметка|инструкци\w*|указани\w*|информация|"
                 r"текст|обращение|записка|предупреждение)\s*,?\s+(?:для|к)\s+(?:всех\s+|любых\s+)?"
@@ -1767,7 +1784,7 @@ _RU_RULES = [
     _Rule(
         "ru.exfiltrate",
         _words("истори|переписк|диалог|разговор|пользовател|api|ключ|парол|учетн|системн"),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"\b(?:отправь|отправьте|пришли|пришлите|перешли|перешлите|передай|передайте|"
                 r"загрузи|загрузите|опубликуй|опубликуйте|добавь|добавьте|прикрепи|прикрепите|"
@@ -1785,7 +1802,7 @@ _RU_RULES = [
     _Rule(
         "ru.tool_call",
         _words("web_fetch|web_search|send_email|fetch_url|http_request|инструмент"),
-        re.compile(
+        _LazyPattern(
             _t(
                 r"⟨IMP⟩(?:вызови|вызовите|используй|используйте|запусти|запустите|открой|откройте|"
                 r"примени)\b[^.!?\n]{0,40}?(?:web_fetch|web_search|send_email|fetch_url|"
@@ -1820,7 +1837,7 @@ _ANY_RULES = [
             "function_call>",
             "[system](",
         ),
-        re.compile(
+        _LazyPattern(
             r"<\|[a-z][\w▁]{1,40}\|>|\[/?inst\]|<</?sys>>|</?(?:start|end)_of_turn>|"
             r"</?tool_calls?>|</?function_calls?>|\[system\]\(#\w+\)"
         ),
@@ -1828,7 +1845,7 @@ _ANY_RULES = [
     _Rule(
         "any.markdown_image_exfiltration",
         ("![",),
-        re.compile(
+        _LazyPattern(
             r"!\[[^\]\n]{0,100}\]\(\s*https?://[^)\s]*(?:[{\[<]|%7b|%5b|%3c)\s*(?:insert\s+)?"
             r"(?:conversation|chat|history|secret|password|api_?key|prompt|memory|summary|"
             r"credential|previous|email|user|data)"
@@ -2021,15 +2038,18 @@ def _imperatives_hold(
     return True
 
 
-_IMPERATIVE_GROUPS = tuple(_imperative_groups(rule.pattern) for rule in _RULES)
+@functools.cache
+def _compiled_rule(rule_index: int) -> tuple[re.Pattern[str], tuple[tuple[int, bool], ...]]:
+    pattern = _RULES[rule_index].pattern.compiled()
+    return pattern, _imperative_groups(pattern)
 
 
 def _search(rule_index: int, text: str, start: int, end: int) -> re.Match[str] | None:
     rule = _RULES[rule_index]
-    groups = _IMPERATIVE_GROUPS[rule_index]
+    pattern, groups = _compiled_rule(rule_index)
     position = start
     while True:
-        match = rule.pattern.search(text, position, end)
+        match = pattern.search(text, position, end)
         if match is None:
             return None
         if _imperatives_hold(groups, text, match) and not _vetoed(rule, text, match):

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import itertools
 import re
-import sys
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -92,6 +91,13 @@ class Cleaned:
     truncated: bool  # whether the text was cut to its bound
 
 
+SCANNED_PLANES = (range(0x00000, 0x20000), range(0xE0000, 0xF0000))
+"""Planes 0, 1 and 14: the only planes that hold control, format or combining characters.
+Planes 2 and 3 hold CJK ideographs, 4 to 13 are unassigned and 15 and 16 are private use;
+skipping them makes the import-time scan about five times faster. A test checks the claim
+against a scan of every code point under the running Python."""
+
+
 def _scan_unicode_data() -> tuple[list[int], list[int], list[int]]:
     """The code points always removed, the variation selectors and the viramas, per the running
     ``unicodedata`` (the Variation_Selector property itself comes from ``regex``)."""
@@ -100,7 +106,7 @@ def _scan_unicode_data() -> tuple[list[int], list[int], list[int]]:
     removable: list[int] = [ord(ch) for ch in HANGUL_FILLERS]
     variation_selectors: list[int] = []
     viramas: list[int] = []
-    every_code_point = range(sys.maxunicode + 1)
+    every_code_point = list(itertools.chain.from_iterable(SCANNED_PLANES))
     of_interest = frozenset({"Cc", "Cf", "Mn", "Mc"}).__contains__
     categories = map(unicodedata.category, map(chr, every_code_point))
     for code_point in itertools.compress(every_code_point, map(of_interest, categories)):
