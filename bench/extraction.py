@@ -29,7 +29,7 @@ DEFAULT_BENCH_DIR = HERE.parent.parent / "shared" / "bench" / "extraction"
 
 # name -> (--func spec, description)
 EXTRACTORS = {
-    "rypsok": ("extraction:rypsok_markdown", "rypsok.fetch.extract.extract_html"),
+    "rypsok": ("extraction:rypsok_markdown", "rypsok.webfetch.extract.extract_html"),
     "trafilatura": (
         "baselines:trafilatura_markdown",
         "trafilatura.extract(markdown, links), defaults (keeps reader comments)",
@@ -47,7 +47,7 @@ EXTRACTORS = {
 
 def rypsok_markdown(html: str, url: str) -> str:
     """The function the scorer calls for the rypsok row."""
-    from rypsok.fetch.extract import extract_html
+    from rypsok.webfetch.extract import extract_html
 
     return extract_html(html, url).markdown
 
@@ -102,7 +102,7 @@ def synthetic_pages() -> dict[str, str]:
 
 
 def time_big_pages(repeat: int) -> None:
-    from rypsok.fetch.extract import extract_html
+    from rypsok.webfetch.extract import extract_html
 
     print(f"\nrypsok on synthetic big pages (best and median of {repeat} runs):")
     for name, html in synthetic_pages().items():

@@ -9,7 +9,13 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from rypsok.errors import ToolError
-from rypsok.fetch.egress import (
+from rypsok.hygiene.urls import (
+    TRACKING_PARAMETERS,
+    canonical_key,
+    is_tracking_parameter,
+    strip_tracking,
+)
+from rypsok.webfetch.egress import (
     EMBEDDING_BLOCKS,
     GLOBAL_UNICAST,
     IPV4_BLOCKS,
@@ -20,13 +26,7 @@ from rypsok.fetch.egress import (
     IPNetwork,
     SpecialBlock,
 )
-from rypsok.fetch.url import FetchURL, read_url
-from rypsok.hygiene.urls import (
-    TRACKING_PARAMETERS,
-    canonical_key,
-    is_tracking_parameter,
-    strip_tracking,
-)
+from rypsok.webfetch.url import FetchURL, read_url
 
 REFUSED_BLOCKS: list[SpecialBlock] = [*IPV4_BLOCKS, *IPV6_BLOCKS, *METADATA_BLOCKS]
 

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-# The subpackages rypsok.fetch and rypsok.metasearch are imported by client first, so the
-# functions below (rypsok.fetch in particular) are what the package attributes name.
 from rypsok.client import Client  # noqa: E402
 from rypsok.config import Config, ConfigError, load_config  # noqa: E402
 from rypsok.errors import ToolError  # noqa: E402

@@ -19,7 +19,6 @@ from rypsok import __version__, errors, validate
 from rypsok.config import Config, load_config
 from rypsok.engines.base import EngineSearch
 from rypsok.engines.registry import engine_module
-from rypsok.fetch.egress import EgressPolicy
 from rypsok.hygiene import secrets
 from rypsok.limits import Clock, ConcurrencyLimit, MinuteWindow
 from rypsok.metasearch import merge
@@ -27,6 +26,7 @@ from rypsok.metasearch.cache import CacheKey, ResultCache
 from rypsok.metasearch.health import EngineHealth
 from rypsok.metasearch.orchestrate import EngineJob, EngineRun, run_engines
 from rypsok.model import EngineState, FetchResponse, Notice, Notices, SearchResponse, StatusResponse
+from rypsok.webfetch.egress import EgressPolicy
 
 log = logging.getLogger("rypsok.client")
 
@@ -393,7 +393,7 @@ class Client:
     async def _fetch(self, request: validate.FetchRequest) -> FetchResponse:
         if self._fetcher is None:
             # web_fetch's imports (lxml, markdownify, protego) are heavy: load them on first use.
-            from rypsok.fetch.fetcher import Fetcher
+            from rypsok.webfetch.fetcher import Fetcher
 
             self._fetcher = Fetcher(
                 self.config, returned_urls=self._returned_urls, **self._fetch_options

@@ -12,7 +12,7 @@ from typing import Any
 from rypsok import errors
 from rypsok.config import Config
 from rypsok.engines.base import TIME_RANGES
-from rypsok.fetch.url import read_url
+from rypsok.webfetch.url import read_url
 
 MAX_URL_CHARS = 2048
 

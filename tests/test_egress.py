@@ -6,7 +6,7 @@ import ipaddress
 
 import pytest
 
-from rypsok.fetch.egress import EgressPolicy
+from rypsok.webfetch.egress import EgressPolicy
 
 POLICY = EgressPolicy()
 

@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from rypsok.fetch.extract import MAX_DEPTH, MAX_NODES, Extracted, decode_html, extract_html
+from rypsok.webfetch.extract import MAX_DEPTH, MAX_NODES, Extracted, decode_html, extract_html
 
 BASE = "https://example.org/news/story.html"
 ARTICLE = (

@@ -21,12 +21,12 @@ import trustme
 
 from rypsok.config import Config, FetchConfig
 from rypsok.errors import ToolError
-from rypsok.fetch import fetcher as fetcher_module
-from rypsok.fetch.fetcher import Fetcher, decode_text, media_type_of, retry_after_ms
-from rypsok.fetch.page import page
-from rypsok.fetch.resolver import StaticResolver
-from rypsok.fetch.transport import BodyTooLarge, content_decoder
 from rypsok.model import FetchResponse
+from rypsok.webfetch import fetcher as fetcher_module
+from rypsok.webfetch.fetcher import Fetcher, decode_text, media_type_of, retry_after_ms
+from rypsok.webfetch.page import page
+from rypsok.webfetch.resolver import StaticResolver
+from rypsok.webfetch.transport import BodyTooLarge, content_decoder
 from tests.fetch_servers import (
     Reply,
     Site,
@@ -152,7 +152,7 @@ def fetch_log() -> Iterator[list[logging.LogRecord]]:
         def emit(self, record: logging.LogRecord) -> None:
             records.append(record)
 
-    logger = logging.getLogger("rypsok.fetch")
+    logger = logging.getLogger("rypsok.webfetch")
     handler = Collect(logging.DEBUG)
     logger.addHandler(handler)
     level = logger.level

@@ -8,8 +8,8 @@ import httpx
 import pytest
 
 from rypsok.errors import ToolError
-from rypsok.fetch.egress import EgressPolicy
-from rypsok.fetch.url import (
+from rypsok.webfetch.egress import EgressPolicy
+from rypsok.webfetch.url import (
     FetchURL,
     check_egress_literal,
     check_scheme,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rypsok.fetch.robots import (
+from rypsok.webfetch.robots import (
     ALLOW_ALL,
     DISALLOW_ALL,
     MAX_ROBOTS_BYTES,

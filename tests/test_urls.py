@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from rypsok.fetch.egress import EgressPolicy
 from rypsok.hygiene.urls import (
     MAX_RESULT_URL,
     TRACKING_PARAMETERS,
@@ -13,6 +12,7 @@ from rypsok.hygiene.urls import (
     result_url_problem,
     strip_tracking,
 )
+from rypsok.webfetch.egress import EgressPolicy
 
 # -- strip_tracking -----------------------------------------------------------------------------
 

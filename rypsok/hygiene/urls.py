@@ -15,8 +15,8 @@ from urllib.parse import unquote
 from w3lib.url import canonicalize_url
 
 from rypsok.errors import ToolError
-from rypsok.fetch.egress import EgressPolicy
-from rypsok.fetch.url import read_url
+from rypsok.webfetch.egress import EgressPolicy
+from rypsok.webfetch.url import read_url
 
 MAX_RESULT_URL = 2048
 
@@ -267,7 +267,7 @@ def result_url_problem(
     """Why a search result's URL must be dropped, or None.
 
     ``url_too_long``: more than 2048 characters. ``url_invalid``: web_fetch could not
-    read it (see :func:`rypsok.fetch.url.read_url`: no scheme, a bad host such as one
+    read it (see :func:`rypsok.webfetch.url.read_url`: no scheme, a bad host such as one
     with an empty label, a bad port, whitespace, a backslash or a control character),
     the scheme is not http or https, or the host is a literal address, in any
     spelling, that the egress policy (``allow_networks`` included) refuses.

@@ -9,9 +9,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from rypsok.engines.base import RawResult
-from rypsok.fetch.egress import EgressPolicy
 from rypsok.hygiene import instructions, text, urls
 from rypsok.model import Notices, Result
+from rypsok.webfetch.egress import EgressPolicy
 
 RRF_K = 60
 

@@ -25,7 +25,7 @@ from urllib.parse import unquote_to_bytes
 import idna
 
 from rypsok import errors
-from rypsok.fetch.egress import EgressPolicy, IPAddress
+from rypsok.webfetch.egress import EgressPolicy, IPAddress
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
 MAX_LABEL_OCTETS = 63

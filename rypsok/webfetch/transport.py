@@ -26,12 +26,12 @@ import brotli
 import httpcore
 import httpx
 
-from rypsok.fetch.resolver import IPAddress, ResolutionFailed, Resolver
+from rypsok.webfetch.resolver import IPAddress, ResolutionFailed, Resolver
 
 if TYPE_CHECKING:
-    from rypsok.fetch.egress import EgressPolicy
+    from rypsok.webfetch.egress import EgressPolicy
 
-log = logging.getLogger("rypsok.fetch")
+log = logging.getLogger("rypsok.webfetch")
 
 PIECE_BYTES = 64 * 1024
 BROTLI_BOUNDED = hasattr(brotli.Decompressor(), "can_accept_more_data")

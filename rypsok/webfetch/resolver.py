@@ -1,7 +1,7 @@
 """Name resolution for web_fetch, as a seam: the system resolver, or a fixed table in tests.
 
 A resolver returns every address a name has; the transport judges them all before it
-connects (see :mod:`rypsok.fetch.transport`).
+connects (see :mod:`rypsok.webfetch.transport`).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 The checks run in the order DECISIONS.md sets (docs/web_fetch.md lists them): the URL's
 length and syntax, max_chars, scheme, credentials, port and literal address, strict mode;
 then, under one network deadline (``[fetch] timeout_ms``), resolution and connection
-(judged at connect time, :mod:`rypsok.fetch.transport`), robots.txt, the page and each
+(judged at connect time, :mod:`rypsok.webfetch.transport`), robots.txt, the page and each
 same-host redirect hop; then extraction and cleaning in a worker thread under a deadline
 of its own (1 s).
 """
@@ -28,11 +28,15 @@ import rypsok
 from rypsok import errors
 from rypsok.config import Config
 from rypsok.errors import ToolError
-from rypsok.fetch.egress import EgressPolicy
-from rypsok.fetch.extract import decode_html, extract_html
-from rypsok.fetch.page import page
-from rypsok.fetch.resolver import ResolutionFailed, Resolver, SystemResolver
-from rypsok.fetch.robots import (
+from rypsok.hygiene.instructions import is_instruction_like
+from rypsok.hygiene.secrets import find_url_secrets, has_username_only
+from rypsok.hygiene.text import clean_content, clean_title
+from rypsok.model import FetchResponse, Notice, Notices
+from rypsok.webfetch.egress import EgressPolicy
+from rypsok.webfetch.extract import decode_html, extract_html
+from rypsok.webfetch.page import page
+from rypsok.webfetch.resolver import ResolutionFailed, Resolver, SystemResolver
+from rypsok.webfetch.robots import (
     DISALLOW_ALL,
     MAX_ROBOTS_BYTES,
     MAX_ROBOTS_REDIRECTS,
@@ -40,7 +44,7 @@ from rypsok.fetch.robots import (
     RobotsRules,
     rules_for_answer,
 )
-from rypsok.fetch.transport import (
+from rypsok.webfetch.transport import (
     ACCEPT_ENCODING,
     BodyTooLarge,
     BodyUndecodable,
@@ -49,13 +53,9 @@ from rypsok.fetch.transport import (
     VettedTransport,
     read_body,
 )
-from rypsok.fetch.url import FetchURL, check_scheme, literal_refusal, read_url, upgrade_to_https
-from rypsok.hygiene.instructions import is_instruction_like
-from rypsok.hygiene.secrets import find_url_secrets, has_username_only
-from rypsok.hygiene.text import clean_content, clean_title
-from rypsok.model import FetchResponse, Notice, Notices
+from rypsok.webfetch.url import FetchURL, check_scheme, literal_refusal, read_url, upgrade_to_https
 
-log = logging.getLogger("rypsok.fetch")
+log = logging.getLogger("rypsok.webfetch")
 
 MAX_URL_CHARS = 2048
 MIN_MAX_CHARS = 500
