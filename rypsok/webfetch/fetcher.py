@@ -237,14 +237,17 @@ class Fetcher:
             target = upgrade_to_https(target)
             self._check_egress(target)
 
+        network_deadline = anyio.current_time() + self._config.timeout_ms / 1000
         raw: RawPage | None = None
-        with anyio.move_on_after(self._config.timeout_ms / 1000):
+        with anyio.CancelScope(deadline=network_deadline):
             raw = await self._retrieve(target, upgraded)
         if raw is None:
             raise errors.fetch_deadline()
 
+        # Extraction may use what the network left of timeout_ms, plus one second: a big
+        # page read quickly is not refused for taking a second to extract.
         response: FetchResponse | None = None
-        with anyio.move_on_after(EXTRACTION_S):
+        with anyio.CancelScope(deadline=network_deadline + EXTRACTION_S):
             response = await anyio.to_thread.run_sync(
                 functools.partial(build_response, raw, start_char, max_chars),
                 abandon_on_cancel=True,

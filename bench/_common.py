@@ -1,0 +1,252 @@
+"""What the benchmark scripts share: arguments, statistics, printing, configurations, and
+starting MCP servers (rypsok and the baselines) over stdio.
+
+Absolute times on a shared 2-core machine are noise; each script therefore measures
+rypsok and its baseline interleaved in one run and prints their ratio.
+
+This file only defines helpers; running it does nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import math
+import os
+import platform
+import statistics
+import sys
+import time
+from collections.abc import AsyncIterator, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH_ENV = {"BRAVE_API_KEY": "bench-key"}
+"""Credentials the fake engines accept: brave needs one to be usable."""
+HIGH = 1_000_000
+"""A limit the benchmarks never reach."""
+
+
+# Arguments and printing
+
+
+def arguments(description: str, **extra: Any) -> argparse.Namespace:
+    """``--quick`` plus the script's own options, given as name=(type, default, help)."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--quick", action="store_true", help="a short run (seconds, not minutes)")
+    for name, (kind, default, text) in extra.items():
+        parser.add_argument(f"--{name.replace('_', '-')}", type=kind, default=default, help=text)
+    return parser.parse_args()
+
+
+def machine_note() -> str:
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    return (
+        f"{os.cpu_count()} CPUs, Python {platform.python_version()} on {platform.system()}, "
+        f"load average {load:.2f} (shared machine: absolute times are noisy, ratios less so)"
+    )
+
+
+def header(title: str, command: str) -> None:
+    print(f"# {title}")
+    print(f"# command: {command}")
+    print(f"# machine: {machine_note()}")
+
+
+def table(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
+    text_rows = [[str(cell) for cell in row] for row in rows]
+    widths = [
+        max(len(h), *(len(r[i]) for r in text_rows)) if text_rows else len(h)
+        for i, h in enumerate(headers)
+    ]
+    print("  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)))
+    for row in text_rows:
+        print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)))
+
+
+def verdict(name: str, value: float, goal: float, unit: str) -> bool:
+    """Print whether ``value`` is under ``goal`` (lower is better) and return it."""
+    met = value < goal
+    state = "MET" if met else f"MISSED by {value - goal:.3g} {unit}"
+    print(f"goal  {name}: {value:.3g} {unit} (goal < {goal:g} {unit}) -> {state}")
+    return met
+
+
+# Statistics
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The q-th percentile (0-100), nearest rank: a value that was actually measured."""
+    ordered = sorted(values)
+    rank = max(1, math.ceil(q / 100 * len(ordered)))
+    return ordered[rank - 1]
+
+
+def median(values: Sequence[float]) -> float:
+    return statistics.median(values)
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.2f}"
+
+
+def mib(size: float) -> str:
+    return f"{size / (1 << 20):.1f}"
+
+
+# Configurations
+
+
+def engine_tables(
+    server: Any, enabled: Iterable[str], overrides: dict[str, dict] | None = None
+) -> dict[str, dict[str, Any]]:
+    """The ``[engines]`` tables: ``enabled`` point at ``server``, every other engine is off."""
+    from rypsok.engines.registry import ENGINE_IDS
+
+    enabled = set(enabled)
+    tables: dict[str, dict[str, Any]] = {}
+    for engine_id in ENGINE_IDS:
+        if engine_id in enabled:
+            table_ = {"endpoint": server.endpoint(engine_id), "rate_per_minute": HIGH}
+        else:
+            table_ = {"enabled": False}
+        table_.update((overrides or {}).get(engine_id, {}))
+        tables[engine_id] = table_
+    return tables
+
+
+def config_data(server: Any, enabled: Iterable[str], **sections: dict[str, Any]) -> dict[str, Any]:
+    """TOML-shaped data with the per-minute limits and the breaker out of the way."""
+    data: dict[str, Any] = {
+        "limits": {"web_search": HIGH, "web_fetch": HIGH, "engine_status": HIGH},
+        "breaker": {"failures": HIGH},
+        "log": {"level": "error"},
+    }
+    for name, values in sections.items():
+        data[name] = {**data.get(name, {}), **values}
+    data["engines"] = engine_tables(server, enabled) if server is not None else {}
+    return data
+
+
+def library_config(data: dict[str, Any]):
+    from rypsok.config import config_from_dict
+
+    return config_from_dict(data, env=BENCH_ENV)
+
+
+def write_config(data: dict[str, Any], path: Path) -> Path:
+    """The data as a TOML file (the tests' writer)."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from tests.mcp_harness import write_toml
+
+    return write_toml(data, path)
+
+
+# MCP servers over stdio
+
+
+def base_env() -> dict[str, str]:
+    return {"HOME": os.environ.get("HOME", "/tmp"), "PATH": os.environ.get("PATH", "")}
+
+
+def rypsok_parameters(config_path: Path):
+    from mcp import StdioServerParameters
+
+    return StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "rypsok", "serve", "--config", str(config_path)],
+        env={**base_env(), **BENCH_ENV},
+        cwd=str(ROOT),
+    )
+
+
+def fetch_server_parameters(*extra_args: str, env: dict[str, str] | None = None):
+    """mcp-server-fetch (the reference MCP fetch server), started as rypsok is: python -m."""
+    from mcp import StdioServerParameters
+
+    return StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "mcp_server_fetch", *extra_args],
+        env=env or base_env(),
+        cwd=str(ROOT),
+    )
+
+
+def fetch_server_problem() -> str | None:
+    """Why mcp-server-fetch cannot be the baseline here, or None when it can."""
+    try:
+        import mcp_server_fetch  # noqa: F401
+    except Exception as exc:
+        return (
+            f"mcp-server-fetch is not importable ({exc.__class__.__name__}: {exc}); "
+            "pip install mcp-server-fetch"
+        )
+    return None
+
+
+@contextlib.asynccontextmanager
+async def mcp_session(parameters, errlog=None) -> AsyncIterator[Any]:
+    """An initialized ClientSession with a server started from ``parameters``."""
+    from mcp import ClientSession
+    from mcp.client.stdio import stdio_client
+
+    log = errlog or open(os.devnull, "w")  # noqa: SIM115
+    try:
+        async with (
+            stdio_client(parameters, errlog=log) as (read, write),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            yield session
+    finally:
+        if errlog is None:
+            log.close()
+
+
+def child_process(*needles: str):
+    """The newest child of this process whose command line holds every needle (psutil)."""
+    import psutil
+
+    found = [
+        child
+        for child in psutil.Process().children(recursive=True)
+        if all(n in " ".join(_cmdline(child)) for n in needles)
+    ]
+    if not found:
+        raise LookupError(f"no child process with {needles}")
+    return max(found, key=lambda p: p.create_time())
+
+
+def _cmdline(process) -> list[str]:
+    try:
+        return process.cmdline()
+    except Exception:
+        return []
+
+
+def peak_rss(pid: int) -> int:
+    """VmHWM, the process's peak resident set so far, in bytes (Linux)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) * 1024
+    raise LookupError("VmHWM")
+
+
+def rss(pid: int | None = None) -> int:
+    import psutil
+
+    return psutil.Process(pid).memory_info().rss
+
+
+def cpu_seconds(pid: int | None = None) -> float:
+    """User plus system CPU time of a process (this one by default)."""
+    import psutil
+
+    times = psutil.Process(pid).cpu_times()
+    return times.user + times.system
+
+
+def clock() -> float:
+    return time.perf_counter()
