@@ -21,41 +21,7 @@ from rypsok.hygiene.secrets import (
     has_username_only,
     mask,
 )
-
-VOCABULARY = {
-    "aws_access_key_id",
-    "aws_secret_key",
-    "github_token",
-    "slack_token",
-    "stripe_secret_key",
-    "google_api_key",
-    "openai_api_key",
-    "anthropic_api_key",
-    "jwt",
-    "private_key",
-    "npm_token",
-    "sendgrid_api_key",
-    "twilio_api_key",
-    "password_in_url",
-    "generic_secret",
-    "gitlab_token",
-    "huggingface_token",
-    "pypi_token",
-    "digitalocean_token",
-    "shopify_token",
-    "databricks_token",
-    "telegram_bot_token",
-    "slack_webhook_url",
-    "azure_storage_key",
-    "basic_auth",
-    "google_oauth_token",
-}
-
-ALNUM = string.ascii_letters + string.digits
-B64 = ALNUM + "+/"
-B64URL = ALNUM + "-_"
-HEX = "0123456789abcdef"
-BASE32 = string.ascii_uppercase + "234567"
+from tests.secret_kinds import ALNUM, B64, B64URL, BASE32, HEX, VOCABULARY
 
 
 def rand(rng: random.Random, alphabet: str, n: int) -> str:
