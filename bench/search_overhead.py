@@ -22,7 +22,7 @@ QUERY = "structured concurrency deadline"
 
 def bare_requests(config) -> list[tuple[str, str, list[tuple[str, str]], bytes]]:
     """(method, url, headers, body) of each engine's request, as rypsok builds it."""
-    from rypsok.client import USER_AGENT
+    from rypsok import USER_AGENT
     from rypsok.engines.base import EngineSearch
     from rypsok.engines.registry import engine_module
 

@@ -13,6 +13,8 @@ Errors raise :class:`rypsok.ToolError` with ``kind``, ``message`` and ``detail``
 from __future__ import annotations
 
 __version__ = "0.1.0"
+USER_AGENT = f"rypsok/{__version__} (+https://pypi.org/project/rypsok/)"
+"""Sent to engines and sites: the ``rypsok`` product token robots.txt rules name, and the version."""
 
 from rypsok.client import Client  # noqa: E402
 from rypsok.config import Config, ConfigError, load_config  # noqa: E402

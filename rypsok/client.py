@@ -15,7 +15,7 @@ from typing import Any
 import anyio
 import httpx
 
-from rypsok import __version__, errors, validate
+from rypsok import USER_AGENT, errors, validate
 from rypsok.config import Config, load_config
 from rypsok.engines.base import EngineSearch
 from rypsok.engines.registry import engine_module
@@ -30,7 +30,6 @@ from rypsok.webfetch.egress import EgressPolicy
 
 log = logging.getLogger("rypsok.client")
 
-USER_AGENT = f"rypsok/{__version__} (+https://pypi.org/project/rypsok/)"
 RETURNED_URLS_KEPT = 10_000
 STATIC_SKIP_ORDER = ("time_range", "language", "query_too_long")
 

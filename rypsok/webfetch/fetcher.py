@@ -24,8 +24,7 @@ import anyio
 import httpx
 from w3lib.encoding import http_content_type_encoding, read_bom, resolve_encoding
 
-import rypsok
-from rypsok import errors
+from rypsok import USER_AGENT, errors
 from rypsok.config import Config
 from rypsok.errors import ToolError
 from rypsok.hygiene.instructions import is_instruction_like
@@ -66,8 +65,6 @@ REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
 TEXT_TYPES = frozenset({"text/plain", "text/markdown"})
 NO_CONTENT_TYPE = "application/octet-stream"  # RFC 9110 section 8.3: what a recipient may assume
-VERSION = getattr(rypsok, "__version__", None) or "0.1"
-USER_AGENT = f"rypsok/{VERSION} (+https://pypi.org/project/rypsok/)"
 ACCEPT = "text/html,application/xhtml+xml,text/markdown;q=0.9,text/plain;q=0.9,*/*;q=0.1"
 
 
