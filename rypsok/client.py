@@ -198,8 +198,15 @@ class Client:
             notices.add(Notice("from_cache", engine=run.engine))
         runs = {}
         if jobs:
-            async with self._http_session() as http:
-                runs = await run_engines(http, jobs, started, deadline_at)
+            try:
+                async with self._http_session() as http:
+                    runs = await run_engines(http, jobs, started, deadline_at)
+            except BaseException:
+                # The call was cancelled (the client went away): a probe it carried must not
+                # leave its engine half-open for good.
+                for job in jobs:
+                    self._health[job.config.id].abandon_probe()
+                raise
         asked = [runs[job.config.id] for job in jobs]
         if timeline is not None:
             timeline.extend(asked)

@@ -227,3 +227,21 @@ def test_cache_is_bounded_and_least_recently_used_goes_first():
     assert cache.get(keys[0]) is not None
     clock.now += 100
     assert cache.get(keys[0]) is None
+
+
+async def test_a_cancelled_probe_does_not_leave_the_engine_half_open(engines):
+    clock = FakeClock()
+    engines.plays["github"] = Play(status=500)
+    engines.plays["stackexchange"] = json_play("stackexchange/search.json")
+    config = make_config(engines, CODE, breaker={"failures": 1, "cooldown_s": 10})
+    async with Client(config, clock=clock) as client:
+        await client.search("asyncio", category="code")
+        clock.now += 11
+        engines.plays["github"] = Play(mode="hang")
+        with anyio.move_on_after(0.2):
+            await client.search("asyncio", category="code")
+        assert states(await client.engine_status())["github"] == "open"
+        engines.plays["github"] = json_play("github/search.json")
+        response = await client.search("asyncio", category="code")
+    assert notices_of(response, "engine_skipped") == []
+    assert response.outcome == "ok"

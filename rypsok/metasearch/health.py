@@ -63,6 +63,10 @@ class EngineHealth:
             return None
         return round(statistics.median(self._latencies) * 1000)
 
+    def abandon_probe(self) -> None:
+        """The call carrying the probe ended without an answer: the next call probes again."""
+        self._probe_in_flight = False
+
     def record_success(self) -> None:
         self._probe_in_flight = False
         self._consecutive_failures = 0
