@@ -33,38 +33,17 @@ from rypsok.engines.base import (
     EngineSearch,
     RawResult,
 )
+from tests.engine_samples import CAPTCHA_PAGE, ERROR_PAGE, NOW, SINCE_DATE, USER_AGENT, fixture
 
-FIXTURES = Path(__file__).parent / "fixtures"
-NOW = dt.datetime(2026, 10, 1, 12, 0, 0, tzinfo=dt.UTC)
 NOW_EPOCH = 1790856000
-USER_AGENT = "rypsok/0.1 (https://example.org/rypsok; ops@example.org)"
 CORE = (wikipedia, hackernews, arxiv, github, stackexchange)
 SINCE_EPOCH = {"day": 1790769600, "week": 1790251200, "month": 1788177600, "year": 1759320000}
-SINCE_DATE = {
-    "day": "2026-09-30",
-    "week": "2026-09-24",
-    "month": "2026-08-31",
-    "year": "2025-10-01",
-}
 SINCE_MINUTE = {
     "day": "202609301200",
     "week": "202609241200",
     "month": "202608311200",
     "year": "202510011200",
 }
-
-CAPTCHA_PAGE = b"""<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title>
-<meta name="robots" content="noindex,nofollow"></head><body>
-<div class="main-wrapper"><h1>Verify you are human</h1>
-<form id="challenge-form" action="/?__cf_chl_f_tk=Qx1" method="POST">
-<div class="cf-turnstile" data-sitekey="0x4AAA"></div><p>Please complete the CAPTCHA to continue.</p>
-</form></div><script src="/cdn-cgi/challenge-platform/h/g/orchestrate/chl_page/v1"></script></body></html>"""
-ERROR_PAGE = b"""<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head>
-<body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>"""
-
-
-def fixture(engine: str, name: str) -> bytes:
-    return (FIXTURES / engine / name).read_bytes()
 
 
 def make_search(

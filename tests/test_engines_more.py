@@ -10,9 +10,7 @@ by field, and the failure reasons of DECISIONS.md (429 with Retry-After, 401,
 
 from __future__ import annotations
 
-import datetime as dt
 import urllib.parse
-from pathlib import Path
 from types import ModuleType
 
 import httpx
@@ -30,33 +28,13 @@ from rypsok.engines import (
     searxng,
 )
 from rypsok.engines.base import TIME_RANGES, EngineFailure, EngineSearch, RawResult
+from tests.engine_samples import CAPTCHA_PAGE, ERROR_PAGE, NOW, SINCE_DATE, USER_AGENT, fixture
 
-FIXTURES = Path(__file__).parent / "fixtures"
-NOW = dt.datetime(2026, 10, 1, 12, 0, 0, tzinfo=dt.UTC)
-USER_AGENT = "rypsok/0.1 (https://example.org/rypsok; ops@example.org)"
 SEARXNG_ENDPOINT = "https://searx.example.org"
 ENGINES = (duckduckgo, mojeek, marginalia, brave, brave_news, searxng, gdelt, crossref, openalex)
 JSON_ENGINES = (marginalia, brave, brave_news, searxng, gdelt, crossref, openalex)
-SINCE_DATE = {
-    "day": "2026-09-30",
-    "week": "2026-09-24",
-    "month": "2026-08-31",
-    "year": "2025-10-01",
-}
 
-CAPTCHA_PAGE = b"""<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title>
-<meta name="robots" content="noindex,nofollow"></head><body>
-<div class="main-wrapper"><h1>Verify you are human</h1>
-<form id="challenge-form" action="/?__cf_chl_f_tk=Qx1" method="POST">
-<div class="cf-turnstile" data-sitekey="0x4AAA"></div><p>Please complete the CAPTCHA to continue.</p>
-</form></div></body></html>"""
-GATEWAY_PAGE = b"""<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head>
-<body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>"""
 GARBAGE = b"\x00\x9f<<not a response>>\xff{"
-
-
-def fixture(engine: str, name: str) -> bytes:
-    return (FIXTURES / engine / name).read_bytes()
 
 
 def make_search(
@@ -776,11 +754,11 @@ def test_403_is_blocked(module: ModuleType, body: bytes) -> None:
 @pytest.mark.parametrize("module", ENGINES, ids=lambda m: m.INFO.id)
 @pytest.mark.parametrize("status", [500, 502, 503, 504])
 def test_5xx_is_request_failure(module: ModuleType, status: int) -> None:
-    assert parse(module, GATEWAY_PAGE, status) == EngineFailure("request_failure")
+    assert parse(module, ERROR_PAGE, status) == EngineFailure("request_failure")
 
 
 @pytest.mark.parametrize("module", ENGINES, ids=lambda m: m.INFO.id)
-@pytest.mark.parametrize("body", [GARBAGE, b"", GATEWAY_PAGE], ids=["garbage", "empty", "html"])
+@pytest.mark.parametrize("body", [GARBAGE, b"", ERROR_PAGE], ids=["garbage", "empty", "html"])
 def test_an_unreadable_200_is_parse_failure(module: ModuleType, body: bytes) -> None:
     assert parse(module, body) == EngineFailure("parse_failure")
 
