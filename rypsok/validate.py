@@ -12,9 +12,7 @@ from typing import Any
 from rypsok import errors
 from rypsok.config import Config
 from rypsok.engines.base import TIME_RANGES
-from rypsok.webfetch.url import read_url
-
-MAX_URL_CHARS = 2048
+from rypsok.webfetch.url import MAX_URL_CHARS, read_url
 
 
 @dataclass(frozen=True)

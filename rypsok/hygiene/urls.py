@@ -16,9 +16,9 @@ from w3lib.url import canonicalize_url
 
 from rypsok.errors import ToolError
 from rypsok.webfetch.egress import EgressPolicy
-from rypsok.webfetch.url import read_url
+from rypsok.webfetch.url import MAX_URL_CHARS, read_url
 
-MAX_RESULT_URL = 2048
+MAX_RESULT_URL = MAX_URL_CHARS
 
 # Parameters that identify a click, a user, an e-mail recipient or a campaign, never
 # the page. Compiled from Brave's query filter (brave-core components/query_filter:

@@ -52,11 +52,17 @@ from rypsok.webfetch.transport import (
     VettedTransport,
     read_body,
 )
-from rypsok.webfetch.url import FetchURL, check_scheme, literal_refusal, read_url, upgrade_to_https
+from rypsok.webfetch.url import (
+    MAX_URL_CHARS,
+    FetchURL,
+    check_scheme,
+    literal_refusal,
+    read_url,
+    upgrade_to_https,
+)
 
 log = logging.getLogger("rypsok.webfetch")
 
-MAX_URL_CHARS = 2048
 MIN_MAX_CHARS = 500
 MAX_START_CHAR = 2**31 - 1
 EXTRACTION_S = 1.0

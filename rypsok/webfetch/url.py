@@ -76,7 +76,11 @@ class FetchURL:
         return f"{self.scheme}://{host}{port}{self.target}"
 
 
-def read_url(url: str, max_length: int = 2048) -> FetchURL:
+MAX_URL_CHARS = 2048
+"""The longest URL web_fetch reads, and the longest result URL web_search keeps."""
+
+
+def read_url(url: str, max_length: int = MAX_URL_CHARS) -> FetchURL:
     """Read ``url`` as WHATWG does, or raise ToolError (invalid_request).
 
     Judges syntax only: scheme policy, credentials and egress are later checks.
