@@ -5,14 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-COUNTED_NOTICES = (
-    "snippet_truncated",
-    "title_truncated",
-    "characters_removed",
-    "instruction_like_content",
-    "credential_masked",
-)
-
 
 @dataclass(frozen=True)
 class Notice:
@@ -47,9 +39,6 @@ class Notices:
     def add(self, notice: Notice) -> None:
         if notice not in self._events:
             self._events.append(notice)
-
-    def __iter__(self):
-        return iter(self.as_list())
 
     def as_list(self) -> list[Notice]:
         counted = [

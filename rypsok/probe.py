@@ -9,7 +9,6 @@ import anyio
 
 from rypsok.client import Client
 from rypsok.errors import ToolError
-from rypsok.metasearch.orchestrate import EngineRun
 
 
 async def probe(client: Client, arguments: dict[str, Any]) -> dict[str, Any]:
@@ -50,6 +49,3 @@ def render_text(report: dict[str, Any]) -> str:
     )
     lines.append(json.dumps(report["response"], ensure_ascii=False, indent=2))
     return "\n".join(lines)
-
-
-__all__ = ["EngineRun", "probe", "render_text"]

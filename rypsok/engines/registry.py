@@ -28,7 +28,3 @@ def engine_module(engine_id: str) -> ModuleType:
     if engine_id not in ENGINE_IDS:
         raise KeyError(engine_id)
     return importlib.import_module(f"rypsok.engines.{engine_id}")
-
-
-def all_engines() -> dict[str, ModuleType]:
-    return {engine_id: engine_module(engine_id) for engine_id in ENGINE_IDS}
