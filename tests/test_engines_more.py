@@ -751,6 +751,11 @@ def test_403_is_blocked(module: ModuleType, body: bytes) -> None:
     assert parse(module, body, 403) == EngineFailure("blocked")
 
 
+@pytest.mark.parametrize("module", JSON_ENGINES, ids=lambda m: m.INFO.id)
+def test_a_captcha_page_instead_of_json_is_blocked(module: ModuleType) -> None:
+    assert parse(module, CAPTCHA_PAGE, 200) == EngineFailure("blocked")
+
+
 @pytest.mark.parametrize("module", ENGINES, ids=lambda m: m.INFO.id)
 @pytest.mark.parametrize("status", [500, 502, 503, 504])
 def test_5xx_is_request_failure(module: ModuleType, status: int) -> None:

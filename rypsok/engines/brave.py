@@ -45,6 +45,7 @@ from .base import (
     load_json,
     retry_after_seconds,
     strip_html,
+    unreadable_body_failure,
 )
 
 _FRESHNESS = {"day": "pd", "week": "pw", "month": "pm", "year": "py"}
@@ -194,7 +195,7 @@ def parse(
     try:
         document = load_json(body)
     except ValueError:
-        return EngineFailure("parse_failure")
+        return unreadable_body_failure(body)
     if not isinstance(document, dict) or document.get("type") != "search":
         return EngineFailure("parse_failure")
     web = document.get("web")

@@ -22,6 +22,7 @@ from .base import (
     EngineSearch,
     RawResult,
     load_json,
+    unreadable_body_failure,
 )
 from .brave import _FRESHNESS, _LANGUAGES, _failure, _request, _result
 
@@ -56,7 +57,7 @@ def parse(
     try:
         document = load_json(body)
     except ValueError:
-        return EngineFailure("parse_failure")
+        return unreadable_body_failure(body)
     if not isinstance(document, dict) or document.get("type") != "news":
         return EngineFailure("parse_failure")
     items = document.get("results")

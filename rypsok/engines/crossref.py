@@ -41,6 +41,7 @@ from .base import (
     failure_for_status,
     load_json,
     strip_html,
+    unreadable_body_failure,
 )
 
 INFO = EngineInfo(
@@ -86,7 +87,7 @@ def parse(
     try:
         document = load_json(body)
     except ValueError:
-        return EngineFailure("parse_failure")
+        return unreadable_body_failure(body)
     if not isinstance(document, dict) or document.get("status") != "ok":
         return EngineFailure("parse_failure")
     message = document.get("message")

@@ -41,6 +41,7 @@ from .base import (
     endpoint_url,
     failure_for_status,
     retry_after_seconds,
+    unreadable_body_failure,
 )
 
 _SOURCE_LANGUAGES = {
@@ -117,12 +118,12 @@ def parse(
     if failure is not None:
         return failure
     if not is_json:
-        return EngineFailure("parse_failure")
+        return unreadable_body_failure(body)
     try:
         # GDELT's JSON sometimes holds raw control characters inside strings.
         document = json.loads(body.decode("utf-8", errors="replace"), strict=False)
     except ValueError:
-        return EngineFailure("parse_failure")
+        return unreadable_body_failure(body)
     if not isinstance(document, dict):
         return EngineFailure("parse_failure")
     items = document.get("articles", [])

@@ -46,6 +46,7 @@ from .base import (
     load_json,
     retry_after_seconds,
     strip_html,
+    unreadable_body_failure,
 )
 
 INFO = EngineInfo(
@@ -99,7 +100,7 @@ def parse(
     try:
         document = load_json(body)
     except ValueError:
-        return EngineFailure("parse_failure")
+        return unreadable_body_failure(body)
     items = document.get("results") if isinstance(document, dict) else None
     if not isinstance(items, list):
         return EngineFailure("parse_failure")

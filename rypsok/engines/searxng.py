@@ -38,6 +38,7 @@ from .base import (
     failure_for_status,
     iso_date,
     load_json,
+    unreadable_body_failure,
 )
 
 _TIME_RANGES = frozenset({"day", "week", "month", "year"})
@@ -76,7 +77,7 @@ def parse(
     try:
         document = load_json(body)
     except ValueError:
-        return EngineFailure("parse_failure")
+        return unreadable_body_failure(body)
     items = document.get("results") if isinstance(document, dict) else None
     if not isinstance(items, list):
         return EngineFailure("parse_failure")
