@@ -36,6 +36,9 @@ FailureReason = Literal[
     "timeout", "rate_limited", "blocked", "parse_failure", "auth_failure", "request_failure"
 ]
 
+BROWSER_USER_AGENT = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0"
+"""For the HTML engines (duckduckgo, mojeek), which filter out non-browser agents."""
+
 ANY_LANGUAGE = "*"
 """Put in ``EngineInfo.languages`` when the engine maps any language code."""
 

@@ -29,6 +29,7 @@ import httpx
 import parsel
 
 from .base import (
+    BROWSER_USER_AGENT,
     EngineFailure,
     EngineInfo,
     EngineSearch,
@@ -51,8 +52,6 @@ INFO = EngineInfo(
     docs="https://duckduckgo.com/duckduckgo-help-pages/settings/params/",
 )
 
-_BROWSER_USER_AGENT = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0"
-"""DuckDuckGo filters non-browser agents; this is a current Firefox ESR string."""
 
 _DATE_FILTER = {"day": "d", "week": "w", "month": "m", "year": "y"}
 
@@ -72,7 +71,7 @@ def build_request(endpoint: str, search: EngineSearch, credential: str | None) -
     if search.time_range in _DATE_FILTER:
         form["df"] = _DATE_FILTER[search.time_range]
     headers = {
-        "User-Agent": _BROWSER_USER_AGENT,
+        "User-Agent": BROWSER_USER_AGENT,
         "Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
         "Accept-Language": "en-US,en;q=0.5",
         "Referer": "https://html.duckduckgo.com/",

@@ -27,6 +27,7 @@ import httpx
 import parsel
 
 from .base import (
+    BROWSER_USER_AGENT,
     EngineFailure,
     EngineInfo,
     EngineSearch,
@@ -49,9 +50,6 @@ INFO = EngineInfo(
     docs="https://www.mojeek.com/support/api/search/request_parameters.html",
 )
 
-_BROWSER_USER_AGENT = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0"
-"""Mojeek's page is meant for browsers; this is a current Firefox ESR string."""
-
 
 def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> httpx.Request:
     params = {"q": search.query}
@@ -59,7 +57,7 @@ def build_request(endpoint: str, search: EngineSearch, credential: str | None) -
     if since is not None:
         params["since"] = since.strftime("%Y%m%d")
     headers = {
-        "User-Agent": _BROWSER_USER_AGENT,
+        "User-Agent": BROWSER_USER_AGENT,
         "Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
         "Accept-Language": "en-US,en;q=0.5",
     }
