@@ -463,6 +463,7 @@ def test_redirect_to_another_host_is_returned(env: Env) -> None:
     before = len(env.other.requests(path="/elsewhere"))
     error = fetch_error(env, env.url("/cross"))
     assert_error(error, "redirected", location=target)
+    assert error.detail == {"location": target}
     assert len(env.other.requests(path="/elsewhere")) == before
     response = fetch(env, env.url("/cross"), follow_redirects="any")
     assert response.url == target and "On the other host." in response.content
@@ -635,6 +636,7 @@ def test_compression_bombs_are_too_large_without_a_memory_spike(env: Env, coding
         lambda: fetch_error(env, env.url(f"/bomb-{coding}"), byte_limit=limit)
     )
     assert_error(error, "too_large", limit_bytes=limit)  # type: ignore[arg-type]
+    assert error.detail == {"limit_bytes": limit}
     assert error.message == f"the page exceeds the limit of {limit} bytes; choose another page"
     assert peak < 12 * limit, peak
 
