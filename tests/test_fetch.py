@@ -28,6 +28,7 @@ from rypsok.webfetch.fetcher import Fetcher, decode_text, media_type_of, retry_a
 from rypsok.webfetch.page import page
 from rypsok.webfetch.resolver import StaticResolver
 from tests.fetch_servers import (
+    REFUSED_SCHEME_TARGETS,
     Reply,
     Site,
     brotli_bomb,
@@ -62,6 +63,7 @@ ROBOT_NAMES = [
     "robots-big.test",
     "robots-cache.test",
     "robots-redirect-target.test",
+    *(f"robots-to-{scheme}.test" for scheme in ("javascript", "data", "mailto", "file")),
 ]
 
 
@@ -498,6 +500,40 @@ def test_redirect_to_another_scheme_or_a_broken_target(env: Env) -> None:
     error = fetch_error(env, env.url("/to-http", site=env.tls), allow_http=False)
     assert_error(error, "denied", reason="scheme")
     assert "scheme is not allowed" in error.message
+
+
+def assert_scheme_not_allowed(error: ToolError, allow_http: bool) -> None:
+    """denied scheme with the first of its two messages: the target's scheme is not allowed."""
+    allowed = "https or http" if allow_http else "https (http is tried over https)"
+    assert (error.kind, error.detail) == ("denied", {"reason": "scheme"}), error
+    assert error.message == f"the URL scheme is not allowed; use {allowed}"
+
+
+@pytest.mark.parametrize("scheme", sorted(REFUSED_SCHEME_TARGETS))
+def test_redirect_to_a_refused_scheme_is_denied_scheme(env: Env, scheme: str) -> None:
+    env.plain.route(f"/to-{scheme}", redirect(REFUSED_SCHEME_TARGETS[scheme]))
+    env.tls.route(f"/to-{scheme}", redirect(REFUSED_SCHEME_TARGETS[scheme], 301))
+    for follow in ("same_host", "any"):
+        with fetch_log() as records:
+            error = fetch_error(env, env.url(f"/to-{scheme}"), follow_redirects=follow)
+        assert_scheme_not_allowed(error, allow_http=True)
+        assert refusals(records) == [{"denial": "scheme"}]
+    error = fetch_error(env, env.url(f"/to-{scheme}", site=env.tls), allow_http=False)
+    assert_scheme_not_allowed(error, allow_http=False)
+
+
+@pytest.mark.parametrize("scheme", sorted(REFUSED_SCHEME_TARGETS))
+def test_robots_redirect_to_a_refused_scheme_is_denied_scheme(env: Env, scheme: str) -> None:
+    """A redirect target is judged the same whether it is the page's or robots.txt's; the
+    page itself is never requested."""
+    host = robots_host(env, f"robots-to-{scheme}.test", redirect(REFUSED_SCHEME_TARGETS[scheme]))
+    for _ in range(2):  # the refusal is not cached as robots.txt rules
+        with fetch_log() as records:
+            error = fetch_error(env, env.url("/page", host=host))
+        assert_scheme_not_allowed(error, allow_http=True)
+        assert refusals(records) == [{"denial": "scheme"}]
+    assert len(env.plain.requests(host=host, path="/robots.txt")) == 2
+    assert not env.plain.requests(host=host, path="/page")
 
 
 def test_robots_applies_to_redirect_targets(env: Env) -> None:
