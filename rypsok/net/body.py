@@ -99,6 +99,12 @@ class _Zlib:
             raise BodyTruncated("the compressed stream ended early")
 
 
+_BROTLI_STEP = 1
+"""brotli's ``output_buffer_limit`` stops the growth of a buffer made of blocks (32 KiB, then
+64 KiB, ...) once it reaches the limit, so a 64 KiB limit yields pieces of 96 KiB. The
+smallest limit keeps the first block alone: pieces of at most 32 KiB."""
+
+
 class _Brotli:
     def __init__(self) -> None:
         self._inflate = brotli.Decompressor()
@@ -113,13 +119,13 @@ class _Brotli:
         if self._inflate.is_finished():
             return
         try:
-            piece = self._inflate.process(data, output_buffer_limit=PIECE_BYTES)
+            piece = self._inflate.process(data, output_buffer_limit=_BROTLI_STEP)
             while piece or not self._inflate.can_accept_more_data():
                 if piece:
                     yield piece
                 if self._inflate.is_finished():
                     return
-                piece = self._inflate.process(b"", output_buffer_limit=PIECE_BYTES)
+                piece = self._inflate.process(b"", output_buffer_limit=_BROTLI_STEP)
         except brotli.error:
             raise BodyUndecodable("corrupt compressed data") from None
 
