@@ -14,6 +14,7 @@ mixed answers) stay in tests/test_fetch.py, which drives the fetcher directly.
 
 from __future__ import annotations
 
+import gzip
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -109,6 +110,11 @@ def routes(plain: Site, other: Site) -> None:
         Reply(body=b"<html><head><title>Only a title</title></head><body></body></html>"),
     )
     plain.route("/stall", Reply(body=b"<p>late</p>", delay_s=3.0))
+    whole = gzip.compress(html(f"<p>{WORDS}</p>").body)  # type: ignore[arg-type]
+    plain.route(  # a gzip stream cut in half, its Content-Length agreeing with what is sent
+        "/cut-short",
+        Reply(body=whole[: len(whole) // 2], headers={"Content-Encoding": "gzip"}),
+    )
 
 
 @pytest.fixture(scope="module")
@@ -299,6 +305,8 @@ async def every_error(client: Any, schema: dict[str, Any], sites: Sites) -> None
         "unavailable", {"url": f"http://127.0.0.2:{sites.nobody}/"}, reason="network"
     )
     assert found["message"] == "the site could not be reached; check the URL or retry later"
+    found = await error("unavailable", {"url": url("/cut-short")}, reason="network")
+    assert found["detail"] == {"reason": "network"}
     found = await error("unavailable", {"url": url("/gone")}, reason="http_status", status=404)
     assert "retrying the same URL will not help" in found["message"]
     assert "retry_after_ms" not in found["detail"]
