@@ -168,7 +168,9 @@ class BoundedBody:
         self._decoder = content_decoder(content_encoding)
         self._limit = limit
         self._cut = cut
-        self._body = bytearray()
+        self._pieces: list[bytes] = []
+        """Kept as they come, joined once: a growing bytearray would be copied as it grows."""
+        self._size = 0
         self._full = False
 
     def feed(self, raw: bytes) -> bool:
@@ -179,18 +181,20 @@ class BoundedBody:
         """The body, once the raw bytes ran out; BodyTruncated if the stream had not ended."""
         if not self._full:
             self._take(self._decoder.flush())
-        return bytes(self._body)
+        return b"".join(self._pieces)
 
     def _take(self, pieces: Iterable[bytes]) -> bool:
         for piece in pieces:
-            room = self._limit - len(self._body)
+            room = self._limit - self._size
             if len(piece) > room:
                 if not self._cut:
                     raise BodyTooLarge()
-                self._body.extend(piece[:room])
+                self._pieces.append(piece[:room])
+                self._size = self._limit
                 self._full = True
                 return False
-            self._body.extend(piece)
+            self._pieces.append(piece)
+            self._size += len(piece)
         return True
 
 
