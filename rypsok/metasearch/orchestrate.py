@@ -19,7 +19,13 @@ import httpx
 
 from rypsok.config import EngineConfig
 from rypsok.engines.base import MAX_BODY_BYTES, EngineFailure, EngineSearch, RawResult
-from rypsok.net.body import ACCEPT_ENCODING, BodyTooLarge, BodyUndecodable, read_body
+from rypsok.net.body import (
+    ACCEPT_ENCODING,
+    CLIENT_FAILURES,
+    BodyTooLarge,
+    BodyUndecodable,
+    read_body,
+)
 
 log = logging.getLogger("rypsok.metasearch")
 
@@ -102,7 +108,7 @@ async def _exchange(
         # The engine answered, but with nothing its API sends: like a body not in its format.
         run.reason = "parse_failure"
         return
-    except (httpx.HTTPError, httpx.InvalidURL, httpx.StreamError, BodyUndecodable, OSError) as exc:
+    except (*CLIENT_FAILURES, BodyUndecodable, OSError) as exc:
         log.info(
             "engine_request_failed",
             extra={"fields": {"engine": run.engine, "error": exc.__class__.__name__}},

@@ -32,6 +32,11 @@ ACCEPT_ENCODING = "gzip, deflate, br" if BROTLI_BOUNDED else "gzip, deflate"
 """What every request offers: exactly the codings :func:`content_decoder` can bound."""
 
 
+CLIENT_FAILURES = (httpx.HTTPError, httpx.InvalidURL, httpx.StreamError)
+"""Every exception httpx raises while a request is sent or its body read: ``InvalidURL``
+(a Location httpx cannot read, for one) and ``StreamError`` are not HTTPErrors."""
+
+
 class BodyTooLarge(Exception):
     """The decoded body exceeded the byte limit."""
 

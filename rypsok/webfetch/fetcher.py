@@ -30,7 +30,13 @@ from rypsok.hygiene.instructions import is_instruction_like
 from rypsok.hygiene.secrets import find_url_secrets, has_username_only
 from rypsok.hygiene.text import clean_content, clean_title
 from rypsok.model import FetchResponse, Notice, Notices
-from rypsok.net.body import ACCEPT_ENCODING, BodyTooLarge, BodyUndecodable, read_body
+from rypsok.net.body import (
+    ACCEPT_ENCODING,
+    CLIENT_FAILURES,
+    BodyTooLarge,
+    BodyUndecodable,
+    read_body,
+)
 from rypsok.webfetch.egress import EgressPolicy
 from rypsok.webfetch.extract import decode_html, extract_html
 from rypsok.webfetch.page import page
@@ -43,12 +49,7 @@ from rypsok.webfetch.robots import (
     RobotsRules,
     rules_for_answer,
 )
-from rypsok.webfetch.transport import (
-    CLIENT_FAILURES,
-    EgressRefused,
-    VettedBackend,
-    VettedTransport,
-)
+from rypsok.webfetch.transport import EgressRefused, VettedBackend, VettedTransport
 from rypsok.webfetch.url import (
     MAX_URL_CHARS,
     FetchURL,

@@ -31,9 +31,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("rypsok.webfetch")
 
-CLIENT_FAILURES = (httpx.HTTPError, httpx.InvalidURL, httpx.StreamError)
-"""Every exception httpx raises: ``InvalidURL`` and ``StreamError`` are not HTTPErrors."""
-
 
 class EgressRefused(Exception):
     """The name resolves to at least one address the egress policy refuses."""
