@@ -58,7 +58,11 @@ async def test_tool_list_follows_the_configuration(config_file):
         assert tool.title and tool.description
         assert tool.annotations.read_only_hint is True
         assert tool.output_schema["type"] == "object"
-        assert {"required": ["error"]} in tool.output_schema["oneOf"]
+        assert tool.output_schema["oneOf"][1] == {
+            "type": "object",
+            "properties": {"error": {"type": "object"}},
+            "required": ["error"],
+        }
     assert tools["web_search"].annotations.open_world_hint is True
     assert tools["web_fetch"].annotations.open_world_hint is True
     assert tools["engine_status"].annotations.open_world_hint is False
