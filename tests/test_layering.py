@@ -1,0 +1,93 @@
+"""The import graph keeps its layers: the pure parts never reach up into the I/O shell, and the
+two tools' packages stand side by side (docs/architecture.md)."""
+
+from __future__ import annotations
+
+import ast
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+PACKAGE = pathlib.Path(__file__).resolve().parent.parent / "rypsok"
+
+# (importer prefix, imported prefixes it must not reach)
+FORBIDDEN = [
+    ("rypsok.hygiene", ("rypsok.metasearch", "rypsok.webfetch", "rypsok.client", "rypsok.server")),
+    ("rypsok.engines", ("rypsok.metasearch", "rypsok.webfetch", "rypsok.client", "rypsok.server")),
+    ("rypsok.net", ("rypsok.metasearch", "rypsok.webfetch", "rypsok.client", "rypsok.server")),
+    ("rypsok.metasearch", ("rypsok.webfetch",)),
+    ("rypsok.webfetch", ("rypsok.metasearch",)),
+]
+
+
+def module_name(path: pathlib.Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports_of(path: pathlib.Path) -> set[str]:
+    """Every rypsok module ``path`` imports, at the top or inside a function."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = (
+        module_name(path) if path.name == "__init__.py" else module_name(path).rpartition(".")[0]
+    )
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - node.level + 1]
+                target = ".".join([*base, node.module] if node.module else base)
+            else:
+                target = node.module or ""
+            found.add(target)
+            found.update(f"{target}.{alias.name}" for alias in node.names)
+    return {name for name in found if name == "rypsok" or name.startswith("rypsok.")}
+
+
+def within(name: str, prefix: str) -> bool:
+    return name == prefix or name.startswith(prefix + ".")
+
+
+MODULES = sorted(PACKAGE.rglob("*.py"))
+
+
+def test_the_walk_sees_every_module_and_its_imports():
+    names = {module_name(path) for path in MODULES}
+    assert {"rypsok.client", "rypsok.server", "rypsok.hygiene.text"} <= names
+    assert "rypsok.hygiene.text" in {
+        name for path in MODULES if path.name == "merge.py" for name in imports_of(path)
+    }
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: module_name(p))
+def test_no_import_crosses_a_layer(path):
+    importer = module_name(path)
+    crossings = [
+        (importer, imported)
+        for low, high_prefixes in FORBIDDEN
+        if within(importer, low)
+        for imported in sorted(imports_of(path))
+        for high in high_prefixes
+        if within(imported, high)
+    ]
+    assert crossings == []
+
+
+def test_the_sanitizer_loads_no_async_machinery():
+    probe = (
+        "import sys, rypsok.hygiene.text; "
+        "print(sorted(m for m in ('anyio', 'trio', 'httpx', 'rypsok.client', 'mcp') if m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=PACKAGE.parent,
+    )
+    assert out.stdout.strip() == "[]"
