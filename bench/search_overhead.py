@@ -22,9 +22,9 @@ QUERY = "structured concurrency deadline"
 
 def bare_requests(config) -> list[tuple[str, str, list[tuple[str, str]], bytes]]:
     """(method, url, headers, body) of each engine's request, as rypsok builds it."""
-    from rypsok import USER_AGENT
     from rypsok.engines.base import EngineSearch
     from rypsok.engines.registry import engine_module
+    from rypsok.version import USER_AGENT
 
     requests = []
     for engine in config.usable_engines():

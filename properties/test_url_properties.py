@@ -8,14 +8,14 @@ import httpx
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from rypsok.errors import ToolError
+from rypsok import errors
 from rypsok.hygiene.urls import (
     TRACKING_PARAMETERS,
     canonical_key,
     is_tracking_parameter,
     strip_tracking,
 )
-from rypsok.webfetch.egress import (
+from rypsok.net.egress import (
     EMBEDDING_BLOCKS,
     GLOBAL_UNICAST,
     IPV4_BLOCKS,
@@ -26,7 +26,7 @@ from rypsok.webfetch.egress import (
     IPNetwork,
     SpecialBlock,
 )
-from rypsok.webfetch.url import FetchURL, read_url
+from rypsok.net.url import FetchURL, URLError, read_url
 
 REFUSED_BLOCKS: list[SpecialBlock] = [*IPV4_BLOCKS, *IPV6_BLOCKS, *METADATA_BLOCKS]
 
@@ -100,10 +100,11 @@ def test_ipv4_compatible_and_teredo_are_refused_whatever_they_carry(ipv4):
 
 
 @given(st.text(max_size=120))
-def test_read_url_only_ever_raises_tool_errors(text):
+def test_read_url_only_ever_raises_url_errors_that_map_to_invalid_request(text):
     try:
         read_url(text)
-    except ToolError as error:
+    except URLError as refused:
+        error = errors.url_unreadable(refused)
         assert error.kind == "invalid_request"
         assert len(error.message) <= 200
 
@@ -149,7 +150,7 @@ def test_the_normalized_url_reads_back_the_same_and_httpx_agrees(
 ):
     try:
         read = read_url(scheme + slashes + userinfo + host + port + rest)
-    except ToolError:
+    except URLError:
         return
     again = read_url(read.url())
     assert again == FetchURL(

@@ -8,57 +8,51 @@ Library use::
         await client.search("...")
 
 Errors raise :class:`rypsok.ToolError` with ``kind``, ``message`` and ``detail``.
+
+The names below load on first use (PEP 562), so importing one pure part such as
+``rypsok.hygiene.text`` does not load the client, the HTTP stack or AnyIO.
 """
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
-USER_AGENT = f"rypsok/{__version__} (+https://pypi.org/project/rypsok/)"
-"""Sent to engines and sites: the ``rypsok`` product token robots.txt rules name, and the version."""
+import importlib
+from typing import TYPE_CHECKING, Any
 
-from rypsok.client import Client  # noqa: E402
-from rypsok.config import Config, ConfigError, load_config  # noqa: E402
-from rypsok.errors import ToolError  # noqa: E402
-from rypsok.model import FetchResponse, SearchResponse, StatusResponse  # noqa: E402
+from rypsok.version import __version__
 
-_default_client: Client | None = None
+if TYPE_CHECKING:
+    from rypsok.client import Client
+    from rypsok.config import Config, ConfigError, load_config
+    from rypsok.errors import ToolError
+    from rypsok.library import engine_status, fetch, search
+    from rypsok.model import FetchResponse, SearchResponse, StatusResponse
 
-
-def _client() -> Client:
-    """One Client per process for the module-level functions, so engine health persists."""
-    global _default_client
-    if _default_client is None:
-        _default_client = Client(load_config())
-    return _default_client
-
-
-async def search(
-    query: str,
-    *,
-    category: str | None = None,
-    max_results: int | None = None,
-    language: str | None = None,
-    time_range: str | None = None,
-) -> SearchResponse:
-    """Search the engines of ``category`` with the default configuration."""
-    return await _client().search(
-        query,
-        category=category,
-        max_results=max_results,
-        language=language,
-        time_range=time_range,
-    )
+_HOMES = {
+    "Client": "rypsok.client",
+    "Config": "rypsok.config",
+    "ConfigError": "rypsok.config",
+    "load_config": "rypsok.config",
+    "ToolError": "rypsok.errors",
+    "FetchResponse": "rypsok.model",
+    "SearchResponse": "rypsok.model",
+    "StatusResponse": "rypsok.model",
+    "search": "rypsok.library",
+    "fetch": "rypsok.library",
+    "engine_status": "rypsok.library",
+}
 
 
-async def fetch(
-    url: str, *, max_chars: int | None = None, start_char: int | None = None
-) -> FetchResponse:
-    """Read one public page as Markdown with the default configuration."""
-    return await _client().fetch(url, max_chars=max_chars, start_char=start_char)
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'rypsok' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
 
 
-async def engine_status() -> StatusResponse:
-    return await _client().engine_status()
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_HOMES])
 
 
 __all__ = [

@@ -9,10 +9,10 @@ from typing import Any
 
 import trio
 
-from rypsok import __version__
 from rypsok.config import Config, ConfigError, load_config
 from rypsok.engines.base import CATEGORIES, TIME_RANGES
 from rypsok.log import setup_logging
+from rypsok.version import __version__
 
 EXIT_CONFIG = 2
 

@@ -15,7 +15,7 @@ from typing import Any
 import anyio
 import httpx
 
-from rypsok import USER_AGENT, errors, validate
+from rypsok import errors, validate
 from rypsok.config import Config, load_config
 from rypsok.engines.base import EngineSearch
 from rypsok.engines.registry import engine_module
@@ -26,7 +26,8 @@ from rypsok.metasearch.cache import CacheKey, ResultCache
 from rypsok.metasearch.health import EngineHealth
 from rypsok.metasearch.orchestrate import EngineJob, EngineRun, run_engines
 from rypsok.model import EngineState, FetchResponse, Notice, Notices, SearchResponse, StatusResponse
-from rypsok.webfetch.egress import EgressPolicy
+from rypsok.net.egress import EgressPolicy
+from rypsok.version import USER_AGENT
 
 log = logging.getLogger("rypsok.client")
 

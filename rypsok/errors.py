@@ -8,9 +8,12 @@ address or trace) can be checked in one place.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rypsok.hygiene import secrets, text
+
+if TYPE_CHECKING:
+    from rypsok.net.url import URLError
 
 log = logging.getLogger("rypsok.errors")
 
@@ -153,6 +156,13 @@ def url_too_long(maximum: int) -> ToolError:
         f"url must be at most {maximum} characters",
         {"parameter": "url", "min": 1, "max": maximum},
     )
+
+
+def url_unreadable(error: URLError) -> ToolError:
+    """A URL rypsok's reader refused, as the spec's invalid_request for ``url``."""
+    if error.max_length is not None:
+        return url_too_long(error.max_length)
+    return url_malformed(error.why)
 
 
 def url_malformed(why: str) -> ToolError:

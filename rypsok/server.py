@@ -17,9 +17,10 @@ import mcp_types as types
 from mcp.server import Server
 from mcp.server.stdio import stdio_server
 
-from rypsok import __version__, errors, schemas
+from rypsok import errors, schemas
 from rypsok.client import Client
 from rypsok.config import Config
+from rypsok.version import __version__
 
 log = logging.getLogger("rypsok.server")
 

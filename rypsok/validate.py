@@ -14,7 +14,7 @@ from typing import Any
 from rypsok import errors, schemas
 from rypsok.config import Config
 from rypsok.engines.base import TIME_RANGES
-from rypsok.webfetch.url import MAX_URL_CHARS, read_url
+from rypsok.net.url import MAX_URL_CHARS, URLError, read_url
 
 
 @dataclass(frozen=True)
@@ -113,7 +113,10 @@ def fetch_request(arguments: dict[str, Any], config: Config) -> FetchRequest:
     url = arguments["url"]
     if not isinstance(url, str) or not url:
         raise errors.wrong_type("url", "a non-empty string")
-    read_url(url, max_length=MAX_URL_CHARS)
+    try:
+        read_url(url, max_length=MAX_URL_CHARS)
+    except URLError as error:
+        raise errors.url_unreadable(error) from None
     max_chars = _integer(
         "max_chars",
         arguments.get("max_chars", min(3000, config.fetch.max_chars)),

@@ -6,7 +6,7 @@ import ipaddress
 
 import pytest
 
-from rypsok.webfetch.egress import EgressPolicy
+from rypsok.net.egress import EgressPolicy
 
 POLICY = EgressPolicy()
 

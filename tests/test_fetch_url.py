@@ -7,24 +7,20 @@ import ipaddress
 import httpx
 import pytest
 
+from rypsok import errors
 from rypsok.errors import ToolError
-from rypsok.webfetch.egress import EgressPolicy
-from rypsok.webfetch.url import (
-    FetchURL,
-    check_egress_literal,
-    check_scheme,
-    literal_refusal,
-    read_url,
-    upgrade_to_https,
-)
+from rypsok.net.egress import EgressPolicy
+from rypsok.net.url import FetchURL, URLError, read_url, upgrade_to_https
+from rypsok.webfetch.policy import check_egress_literal, check_scheme, literal_refusal
 
 PORTS = (80, 443)
 
 
 def rejected(url: str, max_length: int = 2048) -> ToolError:
-    with pytest.raises(ToolError) as caught:
+    """The refusal as the caller sees it: the reader's URLError mapped at the edge."""
+    with pytest.raises(URLError) as caught:
         read_url(url, max_length)
-    return caught.value
+    return errors.url_unreadable(caught.value)
 
 
 def assert_invalid(url: str, words: str) -> None:

@@ -81,7 +81,7 @@ def test_no_import_crosses_a_layer(path):
 def test_the_sanitizer_loads_no_async_machinery():
     probe = (
         "import sys, rypsok.hygiene.text; "
-        "print(sorted(m for m in ('anyio', 'trio', 'httpx', 'rypsok.client', 'mcp') if m in sys.modules))"
+        "print(sorted(m for m in ('anyio', 'trio', 'rypsok.client', 'rypsok.metasearch', 'rypsok.webfetch') if m in sys.modules))"
     )
     out = subprocess.run(
         [sys.executable, "-c", probe],

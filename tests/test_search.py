@@ -11,6 +11,7 @@ import anyio
 import pytest
 
 import rypsok
+import rypsok.library
 from rypsok import Client, ToolError
 from rypsok.engines.registry import engine_module
 from tests.conftest import config_data, make_config
@@ -331,7 +332,7 @@ async def test_library_calls_pass_only_the_arguments_their_caller_gave(
     engines.plays["stackexchange"] = json_play("stackexchange/search.json")
     data = config_data(engines, CODE, search={"max_results": 3, "languages": ["en", "de"]})
     monkeypatch.setenv("RYPSOK_CONFIG", str(write_toml(data, tmp_path / "rypsok.toml")))
-    monkeypatch.setattr(rypsok, "_default_client", None)
+    monkeypatch.setattr(rypsok.library, "_default_client", None)
     omitted = await rypsok.search("asyncio", category="code")
     nones = await rypsok.search(
         "asyncio", category="code", max_results=None, language=None, time_range=None
@@ -342,7 +343,7 @@ async def test_library_calls_pass_only_the_arguments_their_caller_gave(
         with pytest.raises(ToolError) as raised:
             await rypsok.fetch("https://127.0.0.1/", max_chars=None, start_char=None)
     finally:
-        await rypsok._default_client.aclose()
+        await rypsok.library._default_client.aclose()
     assert raised.value.detail == {"reason": "egress"}  # validated, then refused by policy
     async with Client(code_config(engines)) as client:
         assert (await client.search("asyncio", category="code", max_results=None)).results

@@ -12,7 +12,7 @@ from rypsok.hygiene.urls import (
     result_url_problem,
     strip_tracking,
 )
-from rypsok.webfetch.egress import EgressPolicy
+from rypsok.net.egress import EgressPolicy
 
 # -- strip_tracking -----------------------------------------------------------------------------
 

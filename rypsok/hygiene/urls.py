@@ -14,9 +14,8 @@ from urllib.parse import unquote
 
 from w3lib.url import canonicalize_url
 
-from rypsok.errors import ToolError
-from rypsok.webfetch.egress import EgressPolicy
-from rypsok.webfetch.url import MAX_URL_CHARS, read_url
+from rypsok.net.egress import EgressPolicy
+from rypsok.net.url import MAX_URL_CHARS, URLError, read_url
 
 MAX_RESULT_URL = MAX_URL_CHARS
 
@@ -267,7 +266,7 @@ def result_url_problem(
     """Why a search result's URL must be dropped, or None.
 
     ``url_too_long``: more than 2048 characters. ``url_invalid``: web_fetch could not
-    read it (see :func:`rypsok.webfetch.url.read_url`: no scheme, a bad host such as one
+    read it (see :func:`rypsok.net.url.read_url`: no scheme, a bad host such as one
     with an empty label, a bad port, whitespace, a backslash or a control character),
     the scheme is not http or https, or the host is a literal address, in any
     spelling, that the egress policy (``allow_networks`` included) refuses.
@@ -276,7 +275,7 @@ def result_url_problem(
         return "url_too_long"
     try:
         read = read_url(url, max_length=MAX_RESULT_URL)
-    except ToolError:
+    except URLError:
         return "url_invalid"
     if read.scheme not in DEFAULT_PORTS:
         return "url_invalid"

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from rypsok.engines.base import RawResult
 from rypsok.hygiene import instructions, text, urls
 from rypsok.model import Notices, Result
-from rypsok.webfetch.egress import EgressPolicy
+from rypsok.net.egress import EgressPolicy
 
 RRF_K = 60
 

@@ -23,7 +23,7 @@ import anyio
 import httpx
 from w3lib.encoding import http_content_type_encoding, read_bom, resolve_encoding
 
-from rypsok import USER_AGENT, errors
+from rypsok import errors
 from rypsok.config import Config
 from rypsok.errors import ToolError
 from rypsok.hygiene.instructions import is_instruction_like
@@ -37,9 +37,12 @@ from rypsok.net.body import (
     BodyUndecodable,
     read_body,
 )
-from rypsok.webfetch.egress import EgressPolicy
+from rypsok.net.egress import EgressPolicy
+from rypsok.net.url import MAX_URL_CHARS, FetchURL, URLError, read_url, upgrade_to_https
+from rypsok.version import USER_AGENT
 from rypsok.webfetch.extract import decode_html, extract_html
 from rypsok.webfetch.page import page
+from rypsok.webfetch.policy import check_scheme, literal_refusal
 from rypsok.webfetch.resolver import ResolutionFailed, Resolver, SystemResolver
 from rypsok.webfetch.robots import (
     DISALLOW_ALL,
@@ -50,14 +53,6 @@ from rypsok.webfetch.robots import (
     rules_for_answer,
 )
 from rypsok.webfetch.transport import EgressRefused, VettedBackend, VettedTransport
-from rypsok.webfetch.url import (
-    MAX_URL_CHARS,
-    FetchURL,
-    check_scheme,
-    literal_refusal,
-    read_url,
-    upgrade_to_https,
-)
 
 log = logging.getLogger("rypsok.webfetch")
 
@@ -213,7 +208,10 @@ class Fetcher:
             raise
 
     async def _fetch(self, url: str, max_chars: int, start_char: int) -> FetchResponse:
-        target = read_url(url, max_length=MAX_URL_CHARS)
+        try:
+            target = read_url(url, max_length=MAX_URL_CHARS)
+        except URLError as error:
+            raise errors.url_unreadable(error) from None
         if not MIN_MAX_CHARS <= max_chars <= self._config.max_chars:
             raise errors.out_of_range("max_chars", MIN_MAX_CHARS, self._config.max_chars)
         if not 0 <= start_char <= MAX_START_CHAR:
@@ -313,7 +311,7 @@ class Fetcher:
         ``network``, a refused scheme ``scheme``, a refused literal or port ``egress``."""
         try:
             hop = read_url(urljoin(current.url(), location), max_length=MAX_URL_CHARS)
-        except ToolError:
+        except URLError:
             raise errors.network() from None
         if hop.userinfo or len(hop.url()) > MAX_URL_CHARS:
             raise errors.network()
@@ -402,7 +400,7 @@ class Fetcher:
         refused literal address or port); a refused scheme raises ``denied`` ``scheme``."""
         try:
             hop = read_url(urljoin(current.url(), location), max_length=MAX_URL_CHARS)
-        except ToolError:
+        except URLError:
             return None
         self._check_hop_scheme(hop)
         try:
@@ -425,5 +423,5 @@ def _origin(target: FetchURL) -> tuple[str, str, int]:
 def _prefix(text: str) -> FetchURL | None:
     try:
         return read_url(text, max_length=MAX_URL_CHARS)
-    except ToolError:
+    except URLError:
         return None

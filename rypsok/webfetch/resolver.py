@@ -13,7 +13,7 @@ from typing import Protocol
 
 import anyio
 
-IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+from rypsok.net.egress import IPAddress
 
 
 class ResolutionFailed(Exception):

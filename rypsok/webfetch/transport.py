@@ -24,10 +24,11 @@ from typing import TYPE_CHECKING
 import httpcore
 import httpx
 
-from rypsok.webfetch.resolver import IPAddress, ResolutionFailed, Resolver
+from rypsok.net.egress import IPAddress
+from rypsok.webfetch.resolver import ResolutionFailed, Resolver
 
 if TYPE_CHECKING:
-    from rypsok.webfetch.egress import EgressPolicy
+    from rypsok.net.egress import EgressPolicy
 
 log = logging.getLogger("rypsok.webfetch")
 

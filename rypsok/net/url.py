@@ -9,7 +9,7 @@ text back unchanged (tests/test_fetch_url.py and properties/ check it).
 
 Stricter than a browser, on purpose: a backslash, whitespace or a control character
 anywhere, port 0, an empty label, and host characters outside letters, digits, ``-``
-and ``_`` are refused (invalid_request) instead of being repaired or passed on.
+and ``_`` are refused (URLError) instead of being repaired or passed on.
 """
 
 from __future__ import annotations
@@ -18,14 +18,12 @@ import dataclasses
 import ipaddress
 import re
 import unicodedata
-from collections.abc import Collection
 from dataclasses import dataclass
 from urllib.parse import unquote_to_bytes
 
 import idna
 
-from rypsok import errors
-from rypsok.webfetch.egress import EgressPolicy, IPAddress
+from rypsok.net.egress import IPAddress
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
 MAX_LABEL_OCTETS = 63
@@ -80,17 +78,28 @@ MAX_URL_CHARS = 2048
 """The longest URL web_fetch reads, and the longest result URL web_search keeps."""
 
 
+class URLError(ValueError):
+    """A URL that cannot be read: ``why`` says what is wrong in words a caller can act on;
+    ``max_length`` is set when the URL is longer than the bound. The edges (validation, the
+    fetcher) turn it into the spec's ``invalid_request``."""
+
+    def __init__(self, why: str, *, max_length: int | None = None):
+        super().__init__(why)
+        self.why = why
+        self.max_length = max_length
+
+
 def read_url(url: str, max_length: int = MAX_URL_CHARS) -> FetchURL:
-    """Read ``url`` as WHATWG does, or raise ToolError (invalid_request).
+    """Read ``url`` as WHATWG does, or raise URLError.
 
     Judges syntax only: scheme policy, credentials and egress are later checks.
     """
     if len(url) > max_length:
-        raise errors.url_too_long(max_length)
+        raise URLError("too long", max_length=max_length)
     _check_characters(url)
     scheme, colon, rest = url.partition(":")
     if not colon or not _SCHEME.fullmatch(scheme):
-        raise errors.url_malformed("it has no scheme; write it as https://host/path")
+        raise URLError("it has no scheme; write it as https://host/path")
     scheme = scheme.lower()
     if scheme not in DEFAULT_PORTS:
         return FetchURL(scheme, "", None, 0, False, None, rest)
@@ -113,27 +122,6 @@ def read_url(url: str, max_length: int = MAX_URL_CHARS) -> FetchURL:
     )
 
 
-def check_scheme(u: FetchURL, allow_http: bool) -> None:
-    """Refuse a scheme other than http and https (http itself is upgraded, not refused here)."""
-    if u.scheme not in DEFAULT_PORTS:
-        raise errors.scheme_not_allowed(allow_http)
-
-
-def literal_refusal(u: FetchURL, policy: EgressPolicy, ports: Collection[int]) -> str | None:
-    """Why the URL's port or literal address is refused (the denial's name), or None."""
-    if u.port not in ports:
-        return "port"
-    if u.address is not None:
-        return policy.refusal(u.address)
-    return None
-
-
-def check_egress_literal(u: FetchURL, policy: EgressPolicy, ports: Collection[int]) -> None:
-    """A port not in ``ports``, or a literal address the policy refuses: denied egress."""
-    if literal_refusal(u, policy, ports) is not None:
-        raise errors.egress_denied()
-
-
 def upgrade_to_https(u: FetchURL) -> FetchURL:
     """The https form of an http URL; the default port 80 becomes 443, another port stays."""
     if u.scheme != "http":
@@ -153,14 +141,14 @@ def _check_characters(url: str) -> None:
         return
     for char in url:
         if char == "\\":
-            raise errors.url_malformed("it contains a backslash; use / in URLs")
+            raise URLError("it contains a backslash; use / in URLs")
         if char.isspace():
-            raise errors.url_malformed("it contains whitespace; percent-encode it (%20)")
+            raise URLError("it contains whitespace; percent-encode it (%20)")
         category = unicodedata.category(char)
         if category == "Cc":
-            raise errors.url_malformed("it contains a control character")
+            raise URLError("it contains a control character")
         if category == "Cs":
-            raise errors.url_malformed("it is not valid Unicode")
+            raise URLError("it is not valid Unicode")
 
 
 def _split_host_and_port(text: str) -> tuple[str, str | None]:
@@ -180,21 +168,21 @@ def _read_port(text: str | None, default: int) -> tuple[int, bool]:
     if not text:
         return default, False
     if not _PORT.fullmatch(text) or not 1 <= int(text) <= 65535:
-        raise errors.url_malformed("the port must be a number from 1 to 65535")
+        raise URLError("the port must be a number from 1 to 65535")
     port = int(text)
     return port, port != default
 
 
 def _read_host(text: str) -> tuple[str, IPAddress | None]:
     if not text:
-        raise errors.url_malformed("the host is empty")
+        raise URLError("the host is empty")
     if text.startswith("["):
         return _read_ipv6(text)
     try:
         decoded = unquote_to_bytes(text).decode("utf-8")
         mapped = idna.uts46_remap(decoded, std3_rules=False)
     except ValueError:
-        raise errors.url_malformed("the host is not a valid host name") from None
+        raise URLError("the host is not a valid host name") from None
     if _ends_in_number(mapped):
         address = _parse_ipv4(mapped)
         return str(address), address
@@ -204,11 +192,11 @@ def _read_host(text: str) -> tuple[str, IPAddress | None]:
 def _read_ipv6(text: str) -> tuple[str, IPAddress]:
     inner = text[1:-1] if text.endswith("]") else ""
     if not _IPV6_TEXT.fullmatch(inner):
-        raise errors.url_malformed("the host is not a valid IPv6 address")
+        raise URLError("the host is not a valid IPv6 address")
     try:
         address = ipaddress.IPv6Address(inner)
     except ValueError:
-        raise errors.url_malformed("the host is not a valid IPv6 address") from None
+        raise URLError("the host is not a valid IPv6 address") from None
     return ipv6_text(address), address
 
 
@@ -257,7 +245,7 @@ def _ipv4_number(text: str) -> int | None:
 
 def _parse_ipv4(host: str) -> ipaddress.IPv4Address:
     """The WHATWG IPv4 parser: 1 to 4 parts, each decimal, octal (0...) or hex (0x...)."""
-    invalid = errors.url_malformed("the host is not a valid IPv4 address")
+    invalid = URLError("the host is not a valid IPv4 address")
     parts = host.split(".")
     if parts[-1] == "" and len(parts) > 1:
         parts.pop()
@@ -283,17 +271,17 @@ def _domain_to_ascii(mapped: str) -> str:
     ascii_labels = [_label_to_ascii(label) for label in labels]
     name = ".".join(ascii_labels)
     if len(name) > MAX_NAME_OCTETS:
-        raise errors.url_malformed("the host name is too long")
+        raise URLError("the host name is too long")
     return name
 
 
-def _invalid_host() -> errors.ToolError:
-    return errors.url_malformed("the host is not a valid host name")
+def _invalid_host() -> URLError:
+    return URLError("the host is not a valid host name")
 
 
 def _label_to_ascii(label: str) -> str:
     if not label:
-        raise errors.url_malformed("the host has an empty label")
+        raise URLError("the host has an empty label")
     if label.isascii():
         if not _ASCII_LABEL.fullmatch(label):
             raise _invalid_host()
@@ -311,7 +299,7 @@ def _label_to_ascii(label: str) -> str:
         except ValueError:
             raise _invalid_host() from None
     if len(encoded) > MAX_LABEL_OCTETS:
-        raise errors.url_malformed("a label of the host name is longer than 63 characters")
+        raise URLError("a label of the host name is longer than 63 characters")
     return encoded
 
 
