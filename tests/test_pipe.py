@@ -22,12 +22,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 
 from rypsok import stdio, wire
 from tests.conftest import config_data
 from tests.engine_servers import Play, json_play
-from tests.mcp_harness import ROOT, assert_conforms, write_toml
+from tests.mcp_harness import ROOT, assert_conforms, modern_client, write_toml
 
 INITIALIZE = {
     "jsonrpc": "2.0",
@@ -209,6 +210,22 @@ def test_every_tools_call_is_answered_with_a_tool_result(server):
         schema = tools["web_fetch" if '"web_fetch"' in text else "web_search"]["outputSchema"]
         assert_conforms(reply["result"]["structuredContent"], schema)
     assert "Traceback" not in raw.log()
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+async def test_a_call_the_pipe_refuses_is_a_tool_result_in_both_protocol_eras(config_file, mode):
+    """The SDK's own client can send a nest 250 deep; the answer is shaped by the SDK for the era."""
+    query: Any = "x"
+    for _ in range(250):
+        query = [query]
+    with anyio.fail_after(60):
+        async with modern_client(config_file(), mode=mode) as client:
+            result = await client.call_tool("web_search", {"query": query})
+            follow_up = await client.call_tool("web_search", {"query": ""})
+    assert result.is_error
+    assert result.structured_content["error"]["detail"] == {"parameter": "query"}
+    assert follow_up.structured_content["error"]["detail"]["parameter"] == "query"
 
 
 # Everything else that is not a valid request gets a JSON-RPC error, as JSON-RPC 2.0 asks.
