@@ -2,7 +2,7 @@
 the client reads nothing; rypsok's reader against the SDK's stdio_server (the reader
 rypsok used before), both serving the same rypsok Server, in the same run.
 
-    python bench/pipe.py [--quick] [--per-class N] [--pending N]
+    python bench/pipe.py [--quick] [--per-class N] [--pending N] [--pings N]
 
 Part 1 sends N lines of each class (hostile ones, random bytes, ordinary requests),
 shuffled, to one fresh server per reader (the classes answered with id null each to a
@@ -11,6 +11,7 @@ its end. A line is
 owed one answer when JSON-RPC asks for one: a request with a readable id (answered with
 that id), a line that is not JSON or not a request (answered with id null). Part 2 writes
 ``--pending`` tools/call requests without reading stdout and samples the server's RSS.
+Part 3 times pipelined pings through each reader (3 runs each, interleaved).
 
 Goal: no line unanswered, no extra answer; RSS flat while replies wait.
 """
@@ -334,6 +335,26 @@ def rss_while_pending(config_path: Path, reader: str, pending: int) -> dict[str,
     }
 
 
+def pings_per_second(config_path: Path, reader: str, pings: int) -> float:
+    """``pings`` pings written by one thread while this one reads the answers."""
+    process = start(reader, config_path)
+    initialize(process)
+    requests = b"".join(
+        json.dumps({"jsonrpc": "2.0", "id": n, "method": "ping"}).encode() + b"\n"
+        for n in range(pings)
+    )
+    started = time.perf_counter()
+    writer = threading.Thread(target=lambda: (process.stdin.write(requests), process.stdin.flush()))
+    writer.start()
+    for _ in range(pings):
+        assert process.stdout.readline()
+    took = time.perf_counter() - started
+    writer.join()
+    process.kill()
+    process.wait()
+    return pings / took
+
+
 async def _sdk_reader_server(config_path: str) -> None:
     """rypsok's Server behind the SDK's stdio_server: the pipe as it was before rypsok.stdio."""
     from mcp.server.stdio import stdio_server
@@ -359,8 +380,10 @@ def main() -> int:
         __doc__.splitlines()[0],
         per_class=(int, None, "lines of each class (default 200, 20 with --quick)"),
         pending=(int, 20_000, "requests written while the client reads nothing"),
+        pings=(int, None, "pipelined pings per run (default 5000, 1000 with --quick)"),
     )
     per_class = args.per_class or (20 if args.quick else 200)
+    args.pings = args.pings or (1000 if args.quick else 5000)
     c.header(
         "pipe: hostile lines answered, and RSS while replies wait (rypsok reader vs SDK reader)",
         f"python bench/pipe.py{' --quick' if args.quick else ''}",
@@ -388,6 +411,17 @@ def main() -> int:
         )
         growth: Callable[[str], float] = lambda r: rss[r]["peak"] - rss[r]["start"]  # noqa: E731
         print(f"ratio of growth rypsok / SDK: {growth('rypsok') / max(growth('sdk'), 1):.3f}")
+        print(f"\n## Part 3: {args.pings} pings pipelined, answers read as they come\n")
+        rates = {reader: [] for reader in ("sdk", "rypsok")}
+        for round_ in range(3):
+            for reader in ("sdk", "rypsok") if round_ % 2 == 0 else ("rypsok", "sdk"):
+                rates[reader].append(pings_per_second(config_path, reader, args.pings))
+        c.table(
+            ["reader", "answers per second (median of 3)"],
+            [[reader, f"{c.median(values):.0f}"] for reader, values in rates.items()],
+        )
+        ratio = c.median(rates["rypsok"]) / c.median(rates["sdk"])
+        print(f"ratio rypsok / SDK: {ratio:.2f}")
     print()
     met = c.verdict("unanswered lines (rypsok)", totals["rypsok"]["unanswered"], 1, "lines")
     met &= c.verdict("extra answers (rypsok)", totals["rypsok"]["extra"], 1, "answers")

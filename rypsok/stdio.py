@@ -190,7 +190,8 @@ async def _read_requests(fd: int, to_sdk: Any, replies: Any, owed: Owed) -> None
 
 async def _take(verdict: wire.Verdict, to_sdk: Any, replies: Any, owed: Owed) -> None:
     if isinstance(verdict, wire.Ignore):
-        log.info("pipe_ignored", extra={"fields": {"reason": verdict.reason}})
+        if not verdict.quiet:
+            log.info("pipe_ignored", extra={"fields": {"reason": verdict.reason}})
     elif isinstance(verdict, wire.Answer):
         key = id_key(verdict.request_id) if verdict.request_id is not None else object()
         owed.add(key)

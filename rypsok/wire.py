@@ -86,6 +86,8 @@ class Answer:
 @dataclass(frozen=True)
 class Ignore:
     reason: str
+    quiet: bool = False
+    """Not worth a log line (a blank line)."""
 
 
 Verdict = Forward | Answer | Ignore
@@ -403,7 +405,7 @@ def judge(line: bytes | None) -> Verdict:
         )
     text = line.decode("utf-8", errors="replace")
     if not text.strip(" \t\r"):
-        return Ignore("blank line")
+        return Ignore("blank line", quiet=True)
     try:
         message = read_json(text)
     except NotJson:

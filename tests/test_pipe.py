@@ -316,6 +316,9 @@ def test_the_pipe_splits_on_lf_only_and_answers_a_last_line_without_one(server, 
     raw.send(status.replace(',"method"', ',\r"method"').encode() + b"\n")  # a lone CR
     raw.send(call(51, "engine_status", {}).encode() + b"\r\n")  # CRLF
     raw.send(b"\r\n\n")  # blank lines
+    cancelled = call(53, "web_search", {"query": "trio", "category": "code"})
+    cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 53}}
+    raw.send(cancelled.encode() + b"\n" + line(cancel))  # owed nothing once cancelled
     search = call(52, "web_search", {"query": "asyncio", "category": "code"})
     raw.send(search.encode())  # no LF, and stdin ends while the search runs
     replies = by_id(raw.replies_until_end())
