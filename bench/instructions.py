@@ -1,4 +1,4 @@
-"""Quality and speed of the instruction-like detector (rypsok/hygiene/instructions.py).
+"""Quality and speed of the instruction-like detector (rypsok/hygiene/instructions/).
 
     python bench/instructions.py            # labelled set and timing
     python bench/instructions.py --man      # also: how many benign man-page paragraphs it flags

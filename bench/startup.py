@@ -1,15 +1,19 @@
 """Start-up: time from launching the server to the answer of tools/list (initialize, then
-tools/list, through the mcp SDK's stdio client), rypsok against mcp-server-fetch, both
-launched the same way (``python -m``), rounds interleaved.
+tools/list, through the mcp SDK's stdio client), rypsok against two baselines launched in the
+same run, rounds interleaved:
+
+- the floor: the smallest low-level MCP server on the same SDK and Trio, one static tool
+  (bench/_floor_server.py). Goal: rypsok within 1.05x of it.
+- mcp-server-fetch, the reference MCP fetch server (``python -m``). Goal: rypsok faster.
 
     python bench/startup.py [--quick] [--rounds N]
 
-Goal: rypsok starts faster than mcp-server-fetch. If mcp-server-fetch is missing or does
-not run, the script says why and reports rypsok alone.
+If mcp-server-fetch is missing or does not run, the script says why and leaves it out.
 """
 
 from __future__ import annotations
 
+import sys
 import tempfile
 from pathlib import Path
 
@@ -25,6 +29,17 @@ async def time_to_tools(parameters) -> tuple[float, int]:
     return took, len(listed.tools)
 
 
+def floor_parameters():
+    from mcp import StdioServerParameters
+
+    return StdioServerParameters(
+        command=sys.executable,
+        args=[str(Path(__file__).with_name("_floor_server.py"))],
+        env={**c.base_env(), **c.BENCH_ENV},
+        cwd=str(c.ROOT),
+    )
+
+
 def main() -> int:
     args = c.arguments(
         __doc__.splitlines()[0],
@@ -32,13 +47,13 @@ def main() -> int:
     )
     rounds = args.rounds or (3 if args.quick else 15)
     c.header(
-        "startup: launch to tools/list answer, rypsok vs mcp-server-fetch",
+        "startup: launch to tools/list answer, rypsok vs the floor and mcp-server-fetch",
         f"python bench/startup.py{' --quick' if args.quick else ''}",
     )
     problem = c.fetch_server_problem()
     with tempfile.TemporaryDirectory() as folder:
         config_path = c.write_config({}, Path(folder) / "rypsok.toml")
-        servers = {"rypsok": c.rypsok_parameters(config_path)}
+        servers = {"rypsok": c.rypsok_parameters(config_path), "floor": floor_parameters()}
         if problem is None:
             servers["mcp-server-fetch"] = c.fetch_server_parameters()
             try:
@@ -64,6 +79,9 @@ def main() -> int:
             for name, t in times.items()
         ],
     )
+    floor_ratio = c.median(times["rypsok"]) / c.median(times["floor"])
+    print(f"ratio rypsok/floor (medians): {floor_ratio:.3f}")
+    c.verdict("startup ratio rypsok/floor", floor_ratio, 1.05, "x")
     if "mcp-server-fetch" in times:
         ratio = c.median(times["rypsok"]) / c.median(times["mcp-server-fetch"])
         print(f"ratio rypsok/mcp-server-fetch (medians): {ratio:.3f}")

@@ -8,8 +8,9 @@ import pathlib
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rypsok.hygiene.instructions import count_instruction_like, is_instruction_like
+from rypsok.hygiene.instructions import is_instruction_like
 from rypsok.hygiene.text import clean_content
+from tests.instruction_oracle import count_instruction_like
 
 LABELLED = [
     json.loads(line)

@@ -19,6 +19,7 @@ from rypsok.hygiene.text import (
     INDIC_SCRIPTS,
     SNIPPET_LIMIT,
     TITLE_LIMIT,
+    Cleaned,
     clean_content,
     clean_line,
     clean_snippet,
@@ -43,6 +44,7 @@ is_extend = _has(r"\p{Grapheme_Cluster_Break=Extend}")
 is_pictographic = _has(r"\p{Extended_Pictographic}")
 is_variation_selector = _has(r"\p{Variation_Selector}")
 is_letter = _has(r"\p{L}")
+is_white_space = _has(r"\p{White_Space}")
 is_graphic_base = _has(r"[\p{L}\p{N}\p{P}\p{S}]")
 joining_type = {jt: _has(rf"\p{{Joining_Type={jt}}}") for jt in ("L", "D", "R", "T")}
 script_patterns = []
@@ -130,9 +132,15 @@ def is_subsequence(short: str, long: str) -> bool:
     return all(ch in chars for ch in short)
 
 
+def spaced(text: str) -> str:
+    """A line's first step: every White_Space character is a space (VT, FF and NEL too)."""
+    return "".join(" " if is_white_space(ch) else ch for ch in text)
+
+
 def non_space(text: str) -> str:
-    """The text without the whitespace that lines collapse (VT, FF and NEL are controls)."""
-    return "".join(ch for ch in text if not ch.isspace() or model_removable(ch))
+    """The text without the whitespace that lines collapse: White_Space, VT, FF and NEL
+    included (FS, GS, RS and US are str.isspace() but not White_Space: controls, removed)."""
+    return "".join(ch for ch in text if not is_white_space(ch))
 
 
 ZWJ_SEQUENCES = sorted(seq for seq in emoji.EMOJI_DATA if ZWJ in seq)
@@ -246,7 +254,7 @@ def test_nothing_removable_survives_and_joiners_only_in_allowed_context(text):
 @SETTINGS
 def test_line_before_the_cut_is_the_kept_text_with_whitespace_collapsed(text):
     whole = clean_line(text, 10**6)
-    kept = expected_kept(text)
+    kept = expected_kept(spaced(text))
     assert whole.text == " ".join(kept.split())
     assert whole.removed == len(text) - len(kept)
     assert is_subsequence(non_space(whole.text), non_space(text))
@@ -255,6 +263,19 @@ def test_line_before_the_cut_is_the_kept_text_with_whitespace_collapsed(text):
     assert "  " not in whole.text
     assert all(ch == " " or not ch.isspace() for ch in whole.text)
     assert whole.truncated is False
+
+
+WHITE_SPACE = [chr(cp) for cp in range(0x3001) if is_white_space(chr(cp))]
+words = st.lists(st.text(alphabet="abcXYZ019.", min_size=1, max_size=8), min_size=1, max_size=8)
+separators = st.lists(st.sampled_from(WHITE_SPACE), min_size=1, max_size=3).map("".join)
+
+
+@given(words, st.data())
+@SETTINGS
+def test_any_white_space_between_words_reads_as_one_space_uncounted(word_list, data):
+    gaps = [data.draw(separators) for _ in range(len(word_list) + 1)]
+    text = gaps[0] + "".join(word + gap for word, gap in zip(word_list, gaps[1:], strict=True))
+    assert clean_line(text, 10**6) == Cleaned(" ".join(word_list), 0, False)
 
 
 @given(interesting_text, limits)

@@ -53,16 +53,16 @@ def _parser() -> argparse.ArgumentParser:
 
 
 async def _probe(config: Config, args: argparse.Namespace) -> int:
-    from rypsok.client import Client
+    from rypsok.client import Client, given
     from rypsok.probe import probe, render_text
 
-    arguments = {
-        "query": args.query,
-        "category": args.category,
-        "language": args.language,
-        "time_range": args.time_range,
-        "max_results": args.max_results,
-    }
+    arguments = given(
+        query=args.query,
+        category=args.category,
+        language=args.language,
+        time_range=args.time_range,
+        max_results=args.max_results,
+    )
     async with Client(config) as client:
         report = await probe(client, arguments)
     print(json.dumps(report, ensure_ascii=False, indent=2) if args.json else render_text(report))
@@ -70,12 +70,12 @@ async def _probe(config: Config, args: argparse.Namespace) -> int:
 
 
 async def _tool(config: Config, name: str, arguments: dict[str, Any], args) -> int:
-    from rypsok.client import Client
+    from rypsok.client import Client, given
     from rypsok.errors import ToolError
 
     async with Client(config) as client:
         try:
-            payload = await client.call_tool(name, arguments)
+            payload = await client.call_tool(name, given(**arguments))
         except ToolError as exc:
             print(json.dumps(exc.to_json(), ensure_ascii=False, indent=2))
             return 1

@@ -118,20 +118,22 @@ class Client:
         language: str | None = None,
         time_range: str | None = None,
     ) -> SearchResponse:
-        arguments = {
-            "query": query,
-            "category": category,
-            "max_results": max_results,
-            "language": language,
-            "time_range": time_range,
-        }
+        """``None`` (the default) for an argument means the caller did not give it."""
+        arguments = given(
+            query=query,
+            category=category,
+            max_results=max_results,
+            language=language,
+            time_range=time_range,
+        )
         request = validate.search_request(arguments, self.config)
         return await self._limited("web_search", self._search, request)
 
     async def fetch(
         self, url: str, *, max_chars: int | None = None, start_char: int | None = None
     ) -> FetchResponse:
-        arguments = {"url": url, "max_chars": max_chars, "start_char": start_char}
+        """``None`` (the default) for an argument means the caller did not give it."""
+        arguments = given(url=url, max_chars=max_chars, start_char=start_char)
         request = validate.fetch_request(arguments, self.config)
         return await self._limited("web_fetch", self._fetch, request)
 
@@ -407,6 +409,12 @@ class Client:
         return await self._fetcher.fetch(
             request.url, max_chars=request.max_chars, start_char=request.start_char
         )
+
+
+def given(**arguments: Any) -> dict[str, Any]:
+    """The tool arguments of a library call: only those its caller gave. In Python ``None``
+    says "not given"; in a tool call a JSON null is a value, and a wrong one (validate.py)."""
+    return {name: value for name, value in arguments.items() if value is not None}
 
 
 def _engine_http_client() -> httpx.AsyncClient:

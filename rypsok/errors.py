@@ -7,18 +7,86 @@ address or trace) can be checked in one place.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
+from rypsok.hygiene import secrets, text
+
+log = logging.getLogger("rypsok.errors")
+
 MAX_MESSAGE_CHARS = 200
+ELLIPSIS = "…"
 RETRYABLE_STATUSES = frozenset({408, 425, 429})
+QUOTED_NAME_CHARS = 60
+"""What a message quotes of a parameter name, quotes and ellipsis included."""
+ECHOED_NAME_CHARS = 100
+"""What ``detail.parameter`` echoes of a parameter name."""
+_SECRET_WINDOW = 1024
+"""Secrets are looked for in this much of a quoted text, so one cut by the quote is still found."""
+
+
+def clip(message: str, limit: int = MAX_MESSAGE_CHARS) -> str:
+    """``message`` if it fits in ``limit`` characters, else its head and an ellipsis."""
+    return message if len(message) <= limit else message[: limit - len(ELLIPSIS)] + ELLIPSIS
+
+
+def _escaped(ch: str) -> str:
+    if ch == "\\":
+        return "\\\\"
+    if ch.isprintable() and not text.invisible(ch):
+        return ch
+    code = ord(ch)
+    if code <= 0xFF:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+
+
+def _masked_head(caller_text: str) -> tuple[str, bool]:
+    """The first _SECRET_WINDOW characters with their secrets masked, and whether more follow."""
+    head = caller_text[:_SECRET_WINDOW]
+    return secrets.mask(head, secrets.find_secrets(head)), len(caller_text) > _SECRET_WINDOW
+
+
+def quote(caller_text: str, limit: int) -> str:
+    """Caller text for a message, in single quotes and at most ``limit`` characters: secrets
+    masked as ``***``, characters a reader cannot see (controls, format characters, joiners,
+    variation selectors, lone surrogates, spaces other than U+0020) written as escapes such as
+    ``\\u200b``, and cut with an ellipsis inside the quotes when it does not fit."""
+    room = limit - 2
+    if room < len(ELLIPSIS):
+        raise ValueError("a quote needs room for its quotes and an ellipsis")
+    masked, more = _masked_head(caller_text)
+    pieces = [_escaped(ch) for ch in masked]
+    if not more and sum(map(len, pieces)) <= room:
+        return "'" + "".join(pieces) + "'"
+    kept: list[str] = []
+    used = len(ELLIPSIS)
+    for piece in pieces:
+        if used + len(piece) > room:
+            break
+        kept.append(piece)
+        used += len(piece)
+    return "'" + "".join(kept) + ELLIPSIS + "'"
+
+
+def echo(caller_text: str, limit: int) -> str:
+    """Caller text for ``detail``: secrets masked, cut to ``limit`` characters, and lone
+    surrogates (which no UTF-8 stream can carry) replaced by U+FFFD."""
+    masked = _masked_head(caller_text)[0][:limit]
+    return "".join("\ufffd" if "\ud800" <= ch <= "\udfff" else ch for ch in masked)
 
 
 class ToolError(Exception):
-    """An answer of kind ``kind`` instead of a response; ``detail`` is a JSON object."""
+    """An answer of kind ``kind`` instead of a response; ``detail`` is a JSON object.
+
+    The message is bounded by construction: one longer than MAX_MESSAGE_CHARS (a bug in the
+    constructor that built it) is cut with an ellipsis and logged, never raised, so an error
+    can always be answered."""
 
     def __init__(self, kind: str, message: str, detail: dict[str, Any] | None = None):
         if len(message) > MAX_MESSAGE_CHARS:
-            raise ValueError(f"message longer than {MAX_MESSAGE_CHARS}: {message!r}")
+            log.warning("message_cut", extra={"fields": {"kind": kind, "chars": len(message)}})
+            message = clip(message)
         super().__init__(message)
         self.kind = kind
         self.message = message
@@ -46,7 +114,7 @@ def not_allowed(parameter: str, allowed: list[str]) -> ToolError:
     choices = ", ".join(allowed)
     return ToolError(
         "invalid_request",
-        f"{parameter} must be one of: {choices}"[:MAX_MESSAGE_CHARS],
+        clip(f"{parameter} must be one of: {choices}"),
         {"parameter": parameter, "allowed": list(allowed)},
     )
 
@@ -70,8 +138,8 @@ def wrong_type(parameter: str, expected: str) -> ToolError:
 def unknown_parameter(parameter: str, allowed: list[str]) -> ToolError:
     return ToolError(
         "invalid_request",
-        f"unknown parameter {parameter[:40]!r}; remove it",
-        {"parameter": parameter[:100], "allowed": list(allowed)},
+        f"unknown parameter {quote(parameter, QUOTED_NAME_CHARS)}; remove it",
+        {"parameter": echo(parameter, ECHOED_NAME_CHARS), "allowed": list(allowed)},
     )
 
 

@@ -3,6 +3,13 @@
 The ``category`` enum lists only served categories, ``language`` is present only
 when more than one language is configured, and every output schema also admits
 the error envelope (strict clients validate error results against it too).
+
+Written for every client, not just full JSON Schema 2020-12 validators: a nullable
+field is ``anyOf`` a type and null, never a type array (single-type converters such
+as the OpenAPI subset of Gemini function declarations refuse arrays), and each
+``oneOf`` branch defines the properties it requires (Ajv's strict mode refuses a
+``required`` name its own schema object does not define). bench/schema_portability.py
+compiles them with Ajv in strict mode.
 """
 
 from __future__ import annotations
@@ -11,6 +18,7 @@ from typing import Any
 
 from rypsok.config import Config
 from rypsok.engines.base import TIME_RANGES
+from rypsok.errors import MAX_MESSAGE_CHARS
 
 NOTICE_CODES = [
     "engine_unavailable",
@@ -45,23 +53,44 @@ NOTICE = {
     "additionalProperties": False,
 }
 
+
+def nullable(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` or null, spelled so that single-type schema converters can read it."""
+    return {"anyOf": [schema, {"type": "null"}]}
+
+
 ERROR = {
     "type": "object",
     "properties": {
         "kind": {"type": "string", "enum": ERROR_KINDS},
-        "message": {"type": "string", "maxLength": 200},
-        "detail": {"type": ["object", "null"]},
+        "message": {"type": "string", "maxLength": MAX_MESSAGE_CHARS},
+        "detail": nullable({"type": "object"}),
     },
     "required": ["kind", "message", "detail"],
     "additionalProperties": False,
 }
 
 
+def _shape(schema: dict[str, Any]) -> dict[str, Any]:
+    """Only the type of ``schema``: what a ``oneOf`` branch restates of a property it requires
+    (the full definition is at the top, where it validates the value)."""
+    if "anyOf" in schema:
+        return {"anyOf": [_shape(branch) for branch in schema["anyOf"]]}
+    return {"type": schema["type"]}
+
+
 def _output(success: dict[str, Any], required: list[str]) -> dict[str, Any]:
+    """Every field at the top (for clients that read ``properties``), and one ``oneOf``
+    branch for a response and one for the error envelope, each defining what it requires."""
+
+    def branch(fields: dict[str, Any], names: list[str]) -> dict[str, Any]:
+        properties = {name: _shape(fields[name]) for name in names}
+        return {"type": "object", "properties": properties, "required": names}
+
     return {
         "type": "object",
         "properties": {**success, "error": ERROR},
-        "oneOf": [{"required": required}, {"required": ["error"]}],
+        "oneOf": [branch(success, required), branch({"error": ERROR}, ["error"])],
     }
 
 
@@ -138,7 +167,7 @@ def status_output() -> dict[str, Any]:
         "properties": {
             "id": {"type": "string"},
             "state": {"type": "string", "enum": ["disabled", "closed", "open", "half_open"]},
-            "latency_ms": {"type": ["integer", "null"], "minimum": 0},
+            "latency_ms": nullable({"type": "integer", "minimum": 0}),
             "reason": {"type": "string", "enum": ["disabled", "no_credential"]},
         },
         "required": ["id", "state", "latency_ms"],

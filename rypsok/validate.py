@@ -1,7 +1,9 @@
 """Checking a tool's arguments against its input schema, with the spec's error for each miss.
 
 Shared by the MCP server (arguments as a JSON object) and the library (keyword
-arguments), so both refuse the same input with the same words.
+arguments), so both refuse the same input with the same words. An absent argument takes its
+default; a JSON null is not absent but a value of the wrong type, refused like any other
+(the library passes only the keyword arguments its caller gave).
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rypsok import errors
+from rypsok import errors, schemas
 from rypsok.config import Config
 from rypsok.engines.base import TIME_RANGES
 from rypsok.webfetch.url import MAX_URL_CHARS, read_url
@@ -35,14 +37,20 @@ class FetchRequest:
     start_char: int
 
 
-SEARCH_PARAMETERS = ("query", "category", "max_results", "language", "time_range")
-FETCH_PARAMETERS = ("url", "max_chars", "start_char")
+ALSO_ACCEPTED = ("language",)
+"""Accepted though the schema may not list it: with one configured language the schema has no
+``language``, and a call naming that language is still answered (docs/tools.md)."""
 
 
-def _reject_unknown(arguments: dict[str, Any], allowed: tuple[str, ...]) -> None:
+def _reject_unknown(
+    arguments: dict[str, Any], schema: dict[str, Any], also_accepted: tuple[str, ...] = ()
+) -> None:
+    """An argument the input schema does not define is refused, listing exactly the schema's
+    properties as ``allowed``."""
+    listed = list(schema["properties"])
     for name in arguments:
-        if name not in allowed:
-            raise errors.unknown_parameter(str(name), list(allowed))
+        if name not in listed and name not in also_accepted:
+            raise errors.unknown_parameter(str(name), listed)
 
 
 def _integer(name: str, value: Any, minimum: int, maximum: int) -> int:
@@ -59,15 +67,11 @@ def _integer(name: str, value: Any, minimum: int, maximum: int) -> int:
     return value
 
 
-def _optional(arguments: dict[str, Any], name: str) -> Any:
-    return arguments.get(name)
-
-
 def search_request(arguments: dict[str, Any], config: Config) -> SearchRequest:
-    _reject_unknown(arguments, SEARCH_PARAMETERS)
-    raw_query = arguments.get("query")
-    if raw_query is None:
+    _reject_unknown(arguments, schemas.search_input(config), ALSO_ACCEPTED)
+    if "query" not in arguments:
         raise errors.missing_parameter("query")
+    raw_query = arguments["query"]
     limit = config.search.max_query_chars
     if not isinstance(raw_query, str):
         raise errors.query_length(1, limit)
@@ -76,23 +80,24 @@ def search_request(arguments: dict[str, Any], config: Config) -> SearchRequest:
         raise errors.query_length(1, limit)
 
     served = config.served_categories()
-    category = _optional(arguments, "category")
-    if category is None:
-        category = "general"
+    category = arguments.get("category", "general")
     if not isinstance(category, str) or category not in served:
         raise errors.not_allowed("category", served)
 
-    max_results = _optional(arguments, "max_results")
-    max_results = min(5, config.search.max_results) if max_results is None else max_results
-    max_results = _integer("max_results", max_results, 1, config.search.max_results)
+    max_results = _integer(
+        "max_results",
+        arguments.get("max_results", min(5, config.search.max_results)),
+        1,
+        config.search.max_results,
+    )
 
     languages = list(config.search.languages)
-    language = _optional(arguments, "language")
-    if language is not None and (not isinstance(language, str) or language not in languages):
+    language = arguments.get("language")
+    if "language" in arguments and (not isinstance(language, str) or language not in languages):
         raise errors.not_allowed("language", languages)
 
-    time_range = _optional(arguments, "time_range")
-    if time_range is not None and (
+    time_range = arguments.get("time_range")
+    if "time_range" in arguments and (
         not isinstance(time_range, str) or time_range not in TIME_RANGES
     ):
         raise errors.not_allowed("time_range", list(TIME_RANGES))
@@ -102,24 +107,22 @@ def search_request(arguments: dict[str, Any], config: Config) -> SearchRequest:
 
 def fetch_request(arguments: dict[str, Any], config: Config) -> FetchRequest:
     """URL length and syntax come before the numbers, as in DECISIONS.md's order of checks."""
-    _reject_unknown(arguments, FETCH_PARAMETERS)
-    url = arguments.get("url")
-    if url is None:
+    _reject_unknown(arguments, schemas.fetch_input(config))
+    if "url" not in arguments:
         raise errors.missing_parameter("url")
+    url = arguments["url"]
     if not isinstance(url, str) or not url:
         raise errors.wrong_type("url", "a non-empty string")
     read_url(url, max_length=MAX_URL_CHARS)
-    max_chars = _optional(arguments, "max_chars")
     max_chars = _integer(
         "max_chars",
-        min(3000, config.fetch.max_chars) if max_chars is None else max_chars,
+        arguments.get("max_chars", min(3000, config.fetch.max_chars)),
         500,
         config.fetch.max_chars,
     )
-    start_char = _optional(arguments, "start_char")
-    start_char = _integer("start_char", 0 if start_char is None else start_char, 0, 2**31 - 1)
+    start_char = _integer("start_char", arguments.get("start_char", 0), 0, 2**31 - 1)
     return FetchRequest(url, max_chars, start_char)
 
 
 def status_request(arguments: dict[str, Any]) -> None:
-    _reject_unknown(arguments, ())
+    _reject_unknown(arguments, schemas.STATUS_INPUT)

@@ -13,6 +13,7 @@ import contextlib
 import http.server
 import socket
 import ssl
+import struct
 import threading
 import time
 import zlib
@@ -37,6 +38,8 @@ class Reply:
     """Send ``Connection: close`` and close after the answer."""
     drop: bool = False
     """Close the connection without answering."""
+    content_length: int | None = None
+    """Sent instead of the body's own length: more than it is makes a body cut short."""
 
 
 def html(body: str, title: str = "Test page") -> Reply:
@@ -50,20 +53,41 @@ def redirect(location: str, status: int = 302) -> Reply:
     return Reply(status=status, headers={"Location": location}, content_type=None)
 
 
+REFUSED_SCHEME_TARGETS = {
+    "javascript": "javascript:alert(document.cookie)",
+    "data": "data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==",
+    "mailto": "mailto:someone@a.test?subject=Hello%20there",
+    "file": "file:///etc/passwd",
+}
+"""Redirect targets outside http(s); httpx cannot even read the first three (InvalidURL)."""
+
+
 def robots(text: str) -> Reply:
     return Reply(body=text.encode(), content_type="text/plain")
 
 
 def gzip_bomb(decoded_bytes: int) -> bytes:
-    """``decoded_bytes`` zero bytes, gzip-compressed (about 1000:1), built without holding them."""
-    compressor = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+    """A valid gzip stream of ``decoded_bytes`` zero bytes (a multiple of 1 MiB; about 1000:1).
+
+    Quick to build even for 1 GiB: one MiB of zeros is deflated once, ended by a full flush
+    (a byte-aligned piece that refers to nothing before it), and that piece is repeated.
+    """
     block = bytes(1 << 20)
-    parts = [compressor.compress(block) for _ in range(decoded_bytes >> 20)]
-    return b"".join(parts) + compressor.flush()
+    compressor = zlib.compressobj(9, zlib.DEFLATED, -zlib.MAX_WBITS)
+    piece = compressor.compress(block) + compressor.flush(zlib.Z_FULL_FLUSH)
+    crc = 0
+    for _ in range(decoded_bytes >> 20):
+        crc = zlib.crc32(block, crc)
+    header = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x02\xff"
+    final_block = b"\x03\x00"  # an empty last block
+    trailer = struct.pack("<II", crc, decoded_bytes & 0xFFFFFFFF)
+    return header + piece * (decoded_bytes >> 20) + final_block + trailer
 
 
 def brotli_bomb(decoded_bytes: int) -> bytes:
-    compressor = brotli.Compressor(quality=5)
+    """``decoded_bytes`` zero bytes as brotli, with the largest window (16 MiB) a decoder
+    must accept: the most memory the stream can ask of a bounded decoder."""
+    compressor = brotli.Compressor(quality=1, lgwin=24)
     block = bytes(1 << 20)
     parts = [compressor.process(block) for _ in range(decoded_bytes >> 20)]
     return b"".join(parts) + compressor.finish()
@@ -164,11 +188,12 @@ class Site:
         for name, value in reply.headers.items():
             handler.send_header(name, value)
         streamed = callable(reply.body)
-        if streamed or reply.close:
+        if streamed or reply.close or reply.content_length is not None:
             handler.send_header("Connection", "close")
             handler.close_connection = True
         if not streamed:
-            handler.send_header("Content-Length", str(len(reply.body)))
+            length = len(reply.body) if reply.content_length is None else reply.content_length
+            handler.send_header("Content-Length", str(length))
         handler.end_headers()
         chunks = reply.body() if streamed else [reply.body]
         with contextlib.suppress(OSError):

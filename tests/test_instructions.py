@@ -11,12 +11,8 @@ from collections import Counter
 
 import pytest
 
-from rypsok.hygiene.instructions import (
-    _find_by_full_search,
-    count_instruction_like,
-    find_instruction_like,
-    is_instruction_like,
-)
+from rypsok.hygiene.instructions import find_instruction_like, is_instruction_like
+from tests.instruction_oracle import count_instruction_like, find_by_full_search
 
 FIXTURE = pathlib.Path(__file__).parent / "fixtures" / "instruction_like.jsonl"
 LANGUAGES = {"en", "de", "fr", "es", "zh", "ru"}
@@ -219,7 +215,7 @@ def test_the_trigger_gate_equals_a_full_search_on_the_labelled_set():
     for row in load_labelled():
         for text in (row["text"], filler + "\n" + row["text"] + "\n" + filler):
             gated = find_instruction_like(text)
-            full = _find_by_full_search(text)
+            full = find_by_full_search(text)
             assert (gated is None) == (full is None), (row["text"], gated, full)
 
 

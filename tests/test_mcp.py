@@ -58,7 +58,11 @@ async def test_tool_list_follows_the_configuration(config_file):
         assert tool.title and tool.description
         assert tool.annotations.read_only_hint is True
         assert tool.output_schema["type"] == "object"
-        assert {"required": ["error"]} in tool.output_schema["oneOf"]
+        assert tool.output_schema["oneOf"][1] == {
+            "type": "object",
+            "properties": {"error": {"type": "object"}},
+            "required": ["error"],
+        }
     assert tools["web_search"].annotations.open_world_hint is True
     assert tools["web_fetch"].annotations.open_world_hint is True
     assert tools["engine_status"].annotations.open_world_hint is False
@@ -255,3 +259,121 @@ def test_stdout_carries_only_mcp_messages(config_file, engines):
     logs = [json.loads(line) for line in process.stderr.read().splitlines() if line.startswith("{")]
     assert any(entry.get("event") == "search" for entry in logs)
     assert all("asyncio" not in json.dumps(entry) for entry in logs)
+
+
+HOSTILE_NAMES = [
+    "\u200b" * 29,  # repr() of it alone is 176 characters
+    "\u200b" * 5000,
+    "a" * 100_000,
+    "\U000e0041" * 40 + "colour",  # tag characters
+    "\u202ename\u202c",  # a bidi override
+    "ghp_" + "A1b2C3d4" * 4 + "ZZZZ",  # a GitHub token's shape
+    "x\\" * 300,
+]
+
+
+async def test_unknown_parameter_names_are_quoted_bounded_visible_and_without_secrets(
+    config_file, engines
+):
+    engines.plays["github"] = json_play("github/search.json")
+    engines.plays["stackexchange"] = json_play("stackexchange/search.json")
+    async with session(config_file()) as client:
+        tools = tools_by_name(await client.list_tools())
+        for name in HOSTILE_NAMES:
+            for tool, arguments in [
+                ("web_search", {"query": "asyncio", name: 1}),
+                ("web_fetch", {"url": "https://example.org/", name: 1}),
+                ("engine_status", {name: 1}),
+            ]:
+                result = await client.call_tool(tool, arguments)
+                payload = structured(result)
+                assert_conforms(payload, tools[tool].output_schema)
+                error = payload["error"]
+                assert error["kind"] == "invalid_request", (tool, name[:20], error)
+                secret = name.startswith("ghp_")
+                assert error["detail"]["parameter"] == ("***" if secret else name[:100])
+                message = error["message"]
+                assert message.startswith("unknown parameter '") and message.endswith(
+                    "'; remove it"
+                )
+                assert len(message) <= 200
+                assert all(ch.isprintable() for ch in message), message
+                assert "ghp_" not in message and "ghp_" not in json.dumps(error)
+                quoted = message.removeprefix("unknown parameter ").removesuffix("; remove it")
+                if len(name) > 40:
+                    assert quoted.endswith("…'"), message
+        first = await client.call_tool("web_search", {"query": "x", "\u200b" * 29: 1})
+        assert structured(first)["error"]["message"] == (
+            "unknown parameter '" + "\\u200b" * 9 + "…'; remove it"
+        )
+        result = await client.call_tool("web_search", {"query": "asyncio", "category": "code"})
+    assert structured(result)["outcome"] == "ok"
+
+
+@pytest.mark.parametrize("languages", [["en"], ["de", "en"]])
+async def test_unknown_parameter_lists_exactly_the_schema_properties(config_file, languages):
+    path = config_file(enabled={"wikipedia", "github"}, search={"languages": languages})
+    async with session(path) as client:
+        tools = tools_by_name(await client.list_tools())
+        for name, tool in tools.items():
+            arguments = {"colour": "red"} | ({"query": "x"} if name == "web_search" else {})
+            result = await client.call_tool(name, arguments)
+            detail = structured(result)["error"]["detail"]
+            assert detail == {
+                "parameter": "colour",
+                "allowed": list(tool.input_schema["properties"]),
+            }
+    assert ("language" in tools["web_search"].input_schema["properties"]) == (len(languages) > 1)
+
+
+NULL_ARGUMENTS = [
+    ("web_search", {"query": None}, {"parameter": "query", "min": 1, "max": 400}),
+    (
+        "web_search",
+        {"query": "x", "category": "code", "max_results": None},
+        {"parameter": "max_results", "min": 1, "max": 20},
+    ),
+    (
+        "web_search",
+        {"query": "x", "category": None},
+        {"parameter": "category", "allowed": ["code"]},
+    ),
+    (
+        "web_search",
+        {"query": "x", "category": "code", "language": None},
+        {"parameter": "language", "allowed": ["en"]},
+    ),
+    (
+        "web_search",
+        {"query": "x", "category": "code", "time_range": None},
+        {"parameter": "time_range", "allowed": ["day", "week", "month", "year"]},
+    ),
+    ("web_fetch", {"url": None}, {"parameter": "url"}),
+    (
+        "web_fetch",
+        {"url": "https://127.0.0.1/", "max_chars": None},
+        {"parameter": "max_chars", "min": 500, "max": 20000},
+    ),
+    (
+        "web_fetch",
+        {"url": "https://127.0.0.1/", "start_char": None},
+        {"parameter": "start_char", "min": 0, "max": 2**31 - 1},
+    ),
+]
+
+
+async def test_null_is_a_value_of_the_wrong_type_not_an_absent_argument(config_file, engines):
+    engines.plays["github"] = json_play("github/search.json")
+    engines.plays["stackexchange"] = json_play("stackexchange/search.json")
+    async with session(config_file()) as client:
+        tools = tools_by_name(await client.list_tools())
+        for name, arguments, detail in NULL_ARGUMENTS:
+            result = await client.call_tool(name, arguments)
+            assert result.is_error, (name, arguments)
+            payload = structured(result)
+            assert_conforms(payload, tools[name].output_schema)
+            assert payload["error"]["kind"] == "invalid_request", (arguments, payload)
+            assert payload["error"]["detail"] == detail
+        absent = await client.call_tool("web_search", {"query": "asyncio", "category": "code"})
+    assert structured(absent)["outcome"] == "ok"
+    assert sorted(seen.engine for seen in engines.seen) == sorted(CODE)  # that call alone

@@ -14,6 +14,7 @@ mixed answers) stay in tests/test_fetch.py, which drives the fetcher directly.
 
 from __future__ import annotations
 
+import gzip
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +25,16 @@ import anyio
 import pytest
 
 from rypsok.engines.registry import ENGINE_IDS
-from tests.fetch_servers import Reply, Site, free_port, html, redirect, robots, running
+from tests.fetch_servers import (
+    REFUSED_SCHEME_TARGETS,
+    Reply,
+    Site,
+    free_port,
+    html,
+    redirect,
+    robots,
+    running,
+)
 from tests.mcp_harness import assert_conforms, session, structured, write_toml
 
 pytestmark = pytest.mark.anyio
@@ -100,6 +110,11 @@ def routes(plain: Site, other: Site) -> None:
         Reply(body=b"<html><head><title>Only a title</title></head><body></body></html>"),
     )
     plain.route("/stall", Reply(body=b"<p>late</p>", delay_s=3.0))
+    whole = gzip.compress(html(f"<p>{WORDS}</p>").body)  # type: ignore[arg-type]
+    plain.route(  # a gzip stream cut in half, its Content-Length agreeing with what is sent
+        "/cut-short",
+        Reply(body=whole[: len(whole) // 2], headers={"Content-Encoding": "gzip"}),
+    )
 
 
 @pytest.fixture(scope="module")
@@ -290,6 +305,8 @@ async def every_error(client: Any, schema: dict[str, Any], sites: Sites) -> None
         "unavailable", {"url": f"http://127.0.0.2:{sites.nobody}/"}, reason="network"
     )
     assert found["message"] == "the site could not be reached; check the URL or retry later"
+    found = await error("unavailable", {"url": url("/cut-short")}, reason="network")
+    assert found["detail"] == {"reason": "network"}
     found = await error("unavailable", {"url": url("/gone")}, reason="http_status", status=404)
     assert "retrying the same URL will not help" in found["message"]
     assert "retry_after_ms" not in found["detail"]
@@ -367,6 +384,30 @@ async def test_strict_mode_and_the_failed_https_attempt(sites: Sites, tmp_path: 
             client, schema, "denied", {"url": "ftp://127.0.0.2/listed/"}, reason="scheme"
         )
         assert "scheme is not allowed" in found["message"]
+
+
+async def test_redirects_to_a_refused_scheme(sites: Sites, tmp_path: Path) -> None:
+    """A redirect of the page, or of robots.txt, to javascript:, data:, mailto: or file: is
+    denied scheme (the first message: the target's scheme is not allowed), never internal."""
+    robots_sites = {scheme: Site("127.0.0.2") for scheme in REFUSED_SCHEME_TARGETS}
+    for scheme, target in REFUSED_SCHEME_TARGETS.items():
+        sites.plain.route(f"/to-{scheme}", redirect(target))
+        robots_sites[scheme].route("/robots.txt", redirect(target))
+        robots_sites[scheme].route("/page", html("<p>A page.</p>"))
+    ports = [sites.plain.port, *(site.port for site in robots_sites.values())]
+    with running(*robots_sites.values()):
+        async with session(config_file(tmp_path, sites, fetch={"ports": ports})) as client:
+            schema = await fetch_schema(client)
+            for scheme, robots_site in robots_sites.items():
+                for url in (sites.url(f"/to-{scheme}"), sites.url("/page", robots_site)):
+                    found = await fetch_error(
+                        client, schema, "denied", {"url": url}, reason="scheme"
+                    )
+                    assert found["detail"] == {"reason": "scheme"}
+                    assert found["message"] == "the URL scheme is not allowed; use https or http"
+            await fetch_ok(client, schema, url=sites.url("/article"))
+    for robots_site in robots_sites.values():
+        assert robots_site.requests(path="/robots.txt") and not robots_site.requests(path="/page")
 
 
 async def test_rate_limit(sites: Sites, tmp_path: Path) -> None:

@@ -10,11 +10,13 @@ import json
 import anyio
 import pytest
 
+import rypsok
 from rypsok import Client, ToolError
 from rypsok.engines.registry import engine_module
-from tests.conftest import make_config
+from tests.conftest import config_data, make_config
 from tests.engine_bodies import github_body, stackexchange_body
 from tests.engine_servers import Play, json_play
+from tests.mcp_harness import write_toml
 
 pytestmark = pytest.mark.anyio
 
@@ -320,6 +322,35 @@ async def test_invalid_parameters(engines, arguments, detail):
     assert raised.value.kind == "invalid_request"
     assert raised.value.detail == detail
     assert engines.seen == []
+
+
+async def test_library_calls_pass_only_the_arguments_their_caller_gave(
+    engines, tmp_path, monkeypatch
+):
+    engines.plays["github"] = json_play("github/search.json")
+    engines.plays["stackexchange"] = json_play("stackexchange/search.json")
+    data = config_data(engines, CODE, search={"max_results": 3, "languages": ["en", "de"]})
+    monkeypatch.setenv("RYPSOK_CONFIG", str(write_toml(data, tmp_path / "rypsok.toml")))
+    monkeypatch.setattr(rypsok, "_default_client", None)
+    omitted = await rypsok.search("asyncio", category="code")
+    nones = await rypsok.search(
+        "asyncio", category="code", max_results=None, language=None, time_range=None
+    )
+    assert omitted.outcome == nones.outcome == "ok"
+    assert len(omitted.results) == len(nones.results) == 3  # the default: min(5, ceiling)
+    try:
+        with pytest.raises(ToolError) as raised:
+            await rypsok.fetch("https://127.0.0.1/", max_chars=None, start_char=None)
+    finally:
+        await rypsok._default_client.aclose()
+    assert raised.value.detail == {"reason": "egress"}  # validated, then refused by policy
+    async with Client(code_config(engines)) as client:
+        assert (await client.search("asyncio", category="code", max_results=None)).results
+        with pytest.raises(ToolError) as raised:
+            await client.call_tool(
+                "web_search", {"query": "asyncio", "category": "code", "max_results": None}
+            )
+    assert raised.value.detail == {"parameter": "max_results", "min": 1, "max": 20}
 
 
 async def test_query_is_trimmed_and_length_is_configurable(engines):

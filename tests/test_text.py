@@ -252,7 +252,24 @@ def test_line_collapses_every_whitespace_run_uncounted():
 
 
 def test_line_counts_removed_characters_but_not_collapsed_whitespace():
-    assert clean_title(" a \u200b b\x0b ") == Cleaned("a b", 2, False)
+    assert clean_title(" a \u200b b\x0b ") == Cleaned("a b", 1, False)
+
+
+def test_line_reads_nel_vt_and_ff_as_whitespace_between_words():
+    # They are White_Space: in a line they separate words like a space, uncounted.
+    text = "Case\u0085NEL\u000bVT\u000cFF"
+    assert clean_title(text) == Cleaned("Case NEL VT FF", 0, False)
+    assert clean_snippet(" \x0c" + text + "\x85\x0b ") == Cleaned("Case NEL VT FF", 0, False)
+    # Content keeps its own rule: controls other than TAB, LF and CR are removed and counted.
+    assert clean_content(text) == Cleaned("CaseNELVTFF", 3, False)
+
+
+def test_every_white_space_control_separates_words_in_a_line_and_no_other_control_does():
+    is_white_space = regex.compile(r"\p{White_Space}").fullmatch
+    controls = [chr(cp) for cp in range(0x110000) if unicodedata.category(chr(cp)) == "Cc"]
+    for control in controls:
+        expected = Cleaned("a b", 0, False) if is_white_space(control) else Cleaned("ab", 1, False)
+        assert clean_title("a" + control + "b") == expected, hex(ord(control))
 
 
 # Bounds.

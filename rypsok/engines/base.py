@@ -42,6 +42,10 @@ BROWSER_USER_AGENT = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 F
 ANY_LANGUAGE = "*"
 """Put in ``EngineInfo.languages`` when the engine maps any language code."""
 
+MAX_BODY_BYTES = 8 * 1024 * 1024
+"""The most an engine's answer may hold, decoded (docs/engines.md, "Failures"): no API here
+sends more than a few hundred KiB for its largest page of results."""
+
 
 @dataclass(frozen=True)
 class EngineInfo:

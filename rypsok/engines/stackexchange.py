@@ -13,13 +13,14 @@ Content is CC BY-SA, so results need attribution.
 
 from __future__ import annotations
 
-import gzip
 import re
-import zlib
 
 import httpx
 
+from rypsok.net.body import BodyTooLarge, BodyUndecodable, inflate
+
 from .base import (
+    MAX_BODY_BYTES,
     TIME_RANGES,
     EngineFailure,
     EngineInfo,
@@ -59,11 +60,14 @@ _SECONDS_IN_MESSAGE = re.compile(r"(\d+)\s+seconds?")
 
 
 def _decompressed(body: bytes) -> bytes:
-    """The body, inflated when it still holds gzip or zlib bytes (a proxy dropped Content-Encoding)."""
+    """The body, inflated when it still holds gzip or zlib bytes (a proxy dropped
+    Content-Encoding). The compressed and the inflated bytes together stay within the
+    engine byte limit, as one answer does: BodyTooLarge beyond it."""
+    budget = MAX_BODY_BYTES - len(body)
     if body.startswith(_GZIP_MAGIC):
-        return gzip.decompress(body)
+        return inflate(body, "gzip", budget)
     if body.startswith(_ZLIB_FIRST_BYTE):
-        return zlib.decompress(body)
+        return inflate(body, "deflate", budget)
     return body
 
 
@@ -107,7 +111,7 @@ def parse(
 ) -> list[RawResult] | EngineFailure:
     try:
         body = _decompressed(body)
-    except (OSError, EOFError, zlib.error):
+    except (BodyUndecodable, BodyTooLarge):
         return EngineFailure("parse_failure")
     try:
         data = load_json(body)

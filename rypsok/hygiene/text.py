@@ -98,14 +98,17 @@ skipping them makes the import-time scan about five times faster. A test checks 
 against a scan of every code point under the running Python."""
 
 
-def _scan_unicode_data() -> tuple[list[int], list[int], list[int]]:
-    """The code points always removed, the variation selectors and the viramas, per the running
-    ``unicodedata`` (the Variation_Selector property itself comes from ``regex``)."""
+def _scan_unicode_data() -> tuple[list[int], list[int], list[int], list[int]]:
+    """The code points always removed, the variation selectors, the viramas and the controls
+    that are White_Space, per the running ``unicodedata`` (the Variation_Selector and
+    White_Space properties themselves come from ``regex``)."""
     is_concatenation_mark = regex.compile(r"\p{Prepended_Concatenation_Mark}").match
     is_variation_selector = regex.compile(r"\p{Variation_Selector}").match
+    is_white_space = regex.compile(r"\p{White_Space}").match
     removable: list[int] = [ord(ch) for ch in HANGUL_FILLERS]
     variation_selectors: list[int] = []
     viramas: list[int] = []
+    whitespace_controls: list[int] = []
     every_code_point = list(itertools.chain.from_iterable(SCANNED_PLANES))
     of_interest = frozenset({"Cc", "Cf", "Mn", "Mc"}).__contains__
     categories = map(unicodedata.category, map(chr, every_code_point))
@@ -115,6 +118,8 @@ def _scan_unicode_data() -> tuple[list[int], list[int], list[int]]:
         if category == "Cc":
             if ch not in KEPT_CONTROLS:
                 removable.append(code_point)
+            if is_white_space(ch):
+                whitespace_controls.append(code_point)
         elif category == "Cf":
             if ch not in (ZWNJ, ZWJ) and not is_concatenation_mark(ch):
                 removable.append(code_point)
@@ -122,7 +127,7 @@ def _scan_unicode_data() -> tuple[list[int], list[int], list[int]]:
             variation_selectors.append(code_point)
         elif unicodedata.combining(ch) == 9:
             viramas.append(code_point)
-    return sorted(removable), variation_selectors, viramas
+    return sorted(removable), variation_selectors, viramas, whitespace_controls
 
 
 def _char_class(code_points: Iterable[int]) -> str:
@@ -148,8 +153,18 @@ def _known_to_regex(script: str) -> bool:
     return True
 
 
-_REMOVABLE_CODE_POINTS, _VARIATION_SELECTOR_CODE_POINTS, _VIRAMA_CODE_POINTS = _scan_unicode_data()
+(
+    _REMOVABLE_CODE_POINTS,
+    _VARIATION_SELECTOR_CODE_POINTS,
+    _VIRAMA_CODE_POINTS,
+    _WHITESPACE_CONTROL_CODE_POINTS,
+) = _scan_unicode_data()
 _REMOVABLE = frozenset(map(chr, _REMOVABLE_CODE_POINTS))
+_INVISIBLE = _REMOVABLE | frozenset(
+    map(chr, [*_VARIATION_SELECTOR_CODE_POINTS, ord(ZWNJ), ord(ZWJ)])
+)
+# In a line, TAB, LF, VT, FF, CR and NEL are whitespace like any other (White_Space): a space.
+_CONTROLS_TO_SPACE = dict.fromkeys(_WHITESPACE_CONTROL_CODE_POINTS, " ")
 _REMOVABLE_CLASS = _char_class(_REMOVABLE_CODE_POINTS)
 _VARIATION_SELECTOR = _char_class(_VARIATION_SELECTOR_CODE_POINTS)
 _VIRAMA = _char_class(_VIRAMA_CODE_POINTS)
@@ -206,6 +221,14 @@ def removable(ch: str) -> bool:
     return ch in _REMOVABLE
 
 
+def invisible(ch: str) -> bool:
+    """Whether ``ch`` is one a reader cannot see: removable, or a joiner or variation selector
+    (which are kept only in some contexts). For quoting caller text in messages."""
+    if len(ch) != 1:
+        raise ValueError("invisible() takes a single character")
+    return ch in _INVISIBLE
+
+
 def _drop_invisible(text: str) -> tuple[str, int]:
     if _CONTEXTUAL_RE.search(text) is None:
         return _REMOVABLE_RE.subn("", text)
@@ -221,10 +244,14 @@ def clean_content(text: str) -> Cleaned:
 
 def clean_line(text: str, limit: int) -> Cleaned:
     """A title or snippet: invisible characters removed, every whitespace run one space, ends
-    stripped, then cut to ``limit`` code points (at a word boundary when one is near)."""
+    stripped, then cut to ``limit`` code points (at a word boundary when one is near).
+
+    The controls that are White_Space (VT, FF and NEL with TAB, LF and CR) become spaces
+    first: they separate words, so they collapse like other whitespace and are not counted.
+    A space stands where they stood, so no joiner or selector context changes."""
     if limit < 0:
         raise ValueError("limit must not be negative")
-    kept, removed = _drop_invisible(text)
+    kept, removed = _drop_invisible(text.translate(_CONTROLS_TO_SPACE))
     line = " ".join(kept.split())
     line, truncated = _cut(line, limit)
     return Cleaned(line, removed, truncated)

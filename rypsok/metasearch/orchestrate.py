@@ -18,11 +18,16 @@ import anyio
 import httpx
 
 from rypsok.config import EngineConfig
-from rypsok.engines.base import EngineFailure, EngineSearch, RawResult
+from rypsok.engines.base import MAX_BODY_BYTES, EngineFailure, EngineSearch, RawResult
+from rypsok.net.body import (
+    ACCEPT_ENCODING,
+    CLIENT_FAILURES,
+    BodyTooLarge,
+    BodyUndecodable,
+    read_body,
+)
 
 log = logging.getLogger("rypsok.metasearch")
-
-MAX_ENGINE_BODY = 8 * 1024 * 1024
 
 
 @dataclass
@@ -60,21 +65,6 @@ class EngineRun:
         }
 
 
-class BodyTooLarge(Exception):
-    pass
-
-
-async def _read_body(response: httpx.Response, limit: int) -> bytes:
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in response.aiter_bytes():
-        size += len(chunk)
-        if size > limit:
-            raise BodyTooLarge
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
 async def _run_engine(
     client: httpx.AsyncClient,
     job: EngineJob,
@@ -101,20 +91,24 @@ async def _run_engine(
 async def _exchange(
     client: httpx.AsyncClient, job: EngineJob, request: httpx.Request, run: EngineRun
 ) -> None:
+    # The body is read raw and inflated by rypsok.net.body under MAX_BODY_BYTES, so offer
+    # exactly the codings it bounds (httpx's default would follow the installed packages).
+    request.headers["Accept-Encoding"] = ACCEPT_ENCODING
     sent = anyio.current_time()
     try:
         response = await client.send(request, stream=True)
         try:
-            body = await _read_body(response, MAX_ENGINE_BODY)
+            body = await read_body(response, MAX_BODY_BYTES)
         finally:
             await response.aclose()
     except httpx.TimeoutException:
         run.reason = "timeout"
         return
     except BodyTooLarge:
+        # The engine answered, but with nothing its API sends: like a body not in its format.
         run.reason = "parse_failure"
         return
-    except (httpx.HTTPError, OSError) as exc:
+    except (*CLIENT_FAILURES, BodyUndecodable, OSError) as exc:
         log.info(
             "engine_request_failed",
             extra={"fields": {"engine": run.engine, "error": exc.__class__.__name__}},

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import http.cookiejar
 import logging
 import ssl
 import time
@@ -31,6 +30,13 @@ from rypsok.hygiene.instructions import is_instruction_like
 from rypsok.hygiene.secrets import find_url_secrets, has_username_only
 from rypsok.hygiene.text import clean_content, clean_title
 from rypsok.model import FetchResponse, Notice, Notices
+from rypsok.net.body import (
+    ACCEPT_ENCODING,
+    CLIENT_FAILURES,
+    BodyTooLarge,
+    BodyUndecodable,
+    read_body,
+)
 from rypsok.webfetch.egress import EgressPolicy
 from rypsok.webfetch.extract import decode_html, extract_html
 from rypsok.webfetch.page import page
@@ -43,15 +49,7 @@ from rypsok.webfetch.robots import (
     RobotsRules,
     rules_for_answer,
 )
-from rypsok.webfetch.transport import (
-    ACCEPT_ENCODING,
-    BodyTooLarge,
-    BodyUndecodable,
-    EgressRefused,
-    VettedBackend,
-    VettedTransport,
-    read_body,
-)
+from rypsok.webfetch.transport import EgressRefused, VettedBackend, VettedTransport
 from rypsok.webfetch.url import (
     MAX_URL_CHARS,
     FetchURL,
@@ -165,13 +163,10 @@ def _network_errors(upgraded: bool) -> Iterator[None]:
         raise (errors.https_upgrade_failed() if upgraded else errors.network()) from None
     except httpx.TimeoutException:
         raise errors.fetch_deadline() from None
-    except (httpx.HTTPError, BodyUndecodable):
+    except (*CLIENT_FAILURES, BodyUndecodable):
+        # A lost connection, a body cut short (shorter than its Content-Length, or a
+        # compressed stream without its end) or corrupt: the page was not retrieved.
         raise errors.network() from None
-
-
-def _no_cookies() -> http.cookiejar.CookieJar:
-    """A jar that accepts nothing: a site's cookies never reach the next request."""
-    return http.cookiejar.CookieJar(http.cookiejar.DefaultCookiePolicy(allowed_domains=[]))
 
 
 class Fetcher:
@@ -193,17 +188,9 @@ class Fetcher:
         self._robots = RobotsCache(clock)
         context = ssl_context or httpx.create_ssl_context(trust_env=False)
         self._backend = VettedBackend(self._policy, resolver or SystemResolver())
-        self._http = httpx.AsyncClient(
-            transport=VettedTransport(self._backend, context),
-            trust_env=False,
-            follow_redirects=False,
-            timeout=httpx.Timeout(None),
-            cookies=_no_cookies(),
-            headers={
-                "User-Agent": USER_AGENT,
-                "Accept": ACCEPT,
-                "Accept-Encoding": ACCEPT_ENCODING,
-            },
+        self._transport = VettedTransport(self._backend, context)
+        self._headers = httpx.Headers(
+            {"User-Agent": USER_AGENT, "Accept": ACCEPT, "Accept-Encoding": ACCEPT_ENCODING}
         )
 
     async def __aenter__(self) -> Fetcher:
@@ -213,7 +200,7 @@ class Fetcher:
         await self.aclose()
 
     async def aclose(self) -> None:
-        await self._http.aclose()
+        await self._transport.aclose()
 
     async def fetch(self, url: str, max_chars: int = 3000, start_char: int = 0) -> FetchResponse:
         """The page at ``url``: ``max_chars`` characters of its content from ``start_char``."""
@@ -311,8 +298,11 @@ class Fetcher:
 
     @contextlib.asynccontextmanager
     async def _get(self, target: FetchURL) -> AsyncIterator[httpx.Response]:
-        request = self._http.build_request("GET", target.url())
-        response = await self._http.send(request, stream=True)
+        """One GET, sent on the transport itself: no client layer reads a redirect's Location
+        (each one is judged by :meth:`_redirect_hop` with rypsok's own URL reader), and no
+        cookie is kept or sent. No timeout either: the fetch deadline's cancel scope bounds it."""
+        request = httpx.Request("GET", target.url(), headers=self._headers)
+        response = await self._transport.handle_async_request(request)
         try:
             yield response
         finally:
@@ -374,7 +364,10 @@ class Fetcher:
     async def _read_robots(self, target: FetchURL, upgraded: bool) -> RobotsRules:
         """RFC 9309 with DECISIONS.md: a site that cannot be reached at all is ``network``
         (or the failed https attempt); any later failure (a redirect beyond five, to a
-        refused address or one that cannot be reached, a connection lost) disallows."""
+        refused address or one that cannot be reached, a connection lost, a body cut short
+        or corrupt) makes robots.txt unreachable, which disallows (RFC 9309 section
+        2.3.1.4). A redirect to a scheme other than http(s) is ``denied`` ``scheme``, as
+        for the page's own redirects."""
         current = read_url(urljoin(target.url(), "/robots.txt"), max_length=MAX_URL_CHARS)
         for hop in range(MAX_ROBOTS_REDIRECTS + 1):
             try:
@@ -396,18 +389,26 @@ class Fetcher:
                 raise errors.network() from None
             except httpx.TimeoutException:
                 raise errors.fetch_deadline() from None
-            except (httpx.HTTPError, BodyUndecodable):
+            except (*CLIENT_FAILURES, BodyUndecodable):
                 return DISALLOW_ALL
-            try:
-                current = self._robots_hop(current, location)
-            except ToolError:
+            next_hop = self._robots_hop(current, location)
+            if next_hop is None:
                 return DISALLOW_ALL
+            current = next_hop
         return DISALLOW_ALL
 
-    def _robots_hop(self, current: FetchURL, location: str) -> FetchURL:
-        hop = read_url(urljoin(current.url(), location), max_length=MAX_URL_CHARS)
+    def _robots_hop(self, current: FetchURL, location: str) -> FetchURL | None:
+        """The redirect's target, or None when it cannot be followed (a broken target, a
+        refused literal address or port); a refused scheme raises ``denied`` ``scheme``."""
+        try:
+            hop = read_url(urljoin(current.url(), location), max_length=MAX_URL_CHARS)
+        except ToolError:
+            return None
         self._check_hop_scheme(hop)
-        self._check_egress(hop)
+        try:
+            self._check_egress(hop)
+        except ToolError:
+            return None
         return hop
 
 

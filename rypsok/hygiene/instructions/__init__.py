@@ -1,0 +1,21 @@
+"""Detection of instruction-like text in what other sites wrote (titles, snippets, page content).
+
+A pattern detector for text that addresses the reading AI model or tries to redirect it: "ignore
+all previous instructions", "you are now ...", chat-template tokens, requests to reveal a system
+prompt, to call a tool or to send the conversation to a URL, "AI assistants reading this must ...",
+in English, German, French, Spanish, Chinese and Russian. docs/instruction-like.md says what is
+flagged and what is not, and the limits of the approach.
+
+How it stays fast on a page of a megabyte: the text is case-folded once, an Aho-Corasick automaton
+over literal trigger words finds the places worth a closer look in one pass, and each rule's own
+regular expression is searched only in windows around its triggers. The outcome equals a search of
+every rule over the whole text (tests/test_instructions.py checks this on the labelled set).
+"""
+
+from rypsok.hygiene.instructions.detector import (
+    InstructionLikeMatch,
+    find_instruction_like,
+    is_instruction_like,
+)
+
+__all__ = ["InstructionLikeMatch", "find_instruction_like", "is_instruction_like"]

@@ -1,0 +1,1 @@
+"""Network pieces shared by web_search and web_fetch (neither imports the other)."""

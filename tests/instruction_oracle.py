@@ -1,0 +1,24 @@
+"""Test-only helpers for the instruction-like detector: the full-search oracle the trigger gate
+must equal, and a counter over many texts."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from rypsok.hygiene.instructions import InstructionLikeMatch, detector, is_instruction_like
+
+
+def find_by_full_search(text: str) -> InstructionLikeMatch | None:
+    """Every rule over the whole text, no trigger gate: the reference the gate must equal."""
+    folded = detector._fold(text)
+    for rule_index, rule in enumerate(detector._RULES):
+        match = detector._search(rule_index, folded, 0, len(folded))
+        if match is not None:
+            return InstructionLikeMatch(rule.name, match.group())
+    roles = detector._forged_turns(folded)
+    return InstructionLikeMatch("any.forged_turns", roles) if roles is not None else None
+
+
+def count_instruction_like(texts: Iterable[str]) -> int:
+    """How many of ``texts`` are flagged (each text counts once, however many passages it has)."""
+    return sum(1 for text in texts if is_instruction_like(text))

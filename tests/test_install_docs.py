@@ -1,0 +1,115 @@
+"""The install instructions: client configs that work without the venv on the app's PATH.
+
+A desktop app starts the server with its own sparse environment, so every config the README
+and docs/install.md show names its command by an absolute path, and the ``python -P -m``
+form they recommend starts from any working directory.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+
+from tests.mcp_harness import ROOT
+
+JSON_BLOCK = re.compile(r"```json\n(.*?)```", re.DOTALL)
+ABSOLUTE = re.compile(r"^(/|\$\{workspaceFolder\}/|[A-Z]:\\)")
+
+
+def client_configs(path: str) -> list[dict]:
+    return [json.loads(block) for block in JSON_BLOCK.findall((ROOT / path).read_text())]
+
+
+def servers(config: dict) -> dict:
+    return config.get("mcpServers") or config["servers"]
+
+
+def test_every_client_config_names_its_command_by_an_absolute_path():
+    configs = client_configs("README.md") + client_configs("docs/install.md")
+    assert len(configs) >= 4
+    for config in configs:
+        for server in servers(config).values():
+            assert ABSOLUTE.match(server["command"]), server
+            assert server["args"][-1] == "serve" or "serve" in server["args"], server
+
+
+def test_install_page_covers_each_client_and_each_way_and_the_readme_links_it():
+    readme = (ROOT / "README.md").read_text()
+    assert "pip install . && rypsok probe" in readme and "pip install -e '.[dev]' && just test" in (
+        readme
+    )
+    assert "](docs/install.md)" in readme
+    page = (ROOT / "docs/install.md").read_text()
+    for needle in [
+        "claude_desktop_config.json",
+        "~/.cursor/mcp.json",
+        ".vscode/mcp.json",
+        "pipx install .",
+        "uvx --from",
+        "-P",
+    ]:
+        assert needle in page, needle
+    vscode = [config for config in client_configs("docs/install.md") if "servers" in config]
+    assert vscode and all(
+        server["type"] == "stdio" for config in vscode for server in config["servers"].values()
+    )
+
+
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "sh", "version": "0"},
+    },
+}
+LINES = [
+    INITIALIZE,
+    {"jsonrpc": "2.0", "method": "notifications/initialized"},
+    {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+]
+
+
+def first_answers(argv: list[str], cwd) -> tuple[list[dict], str]:
+    """Start ``argv`` as a desktop app would (sparse environment), send the three lines of
+    docs/install.md and read until tools/list is answered or the output ends."""
+    env = {"HOME": str(cwd), "PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
+    process = subprocess.Popen(
+        argv,
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    answers = []
+    try:
+        process.stdin.write("".join(json.dumps(line) + "\n" for line in LINES))
+        process.stdin.flush()
+        for line in process.stdout:
+            answers.append(json.loads(line))
+            if answers[-1].get("id") == 2:
+                break
+        process.stdin.close()
+        process.wait(timeout=30)
+    finally:
+        process.kill()
+    return answers, process.stderr.read()
+
+
+def test_python_dash_p_starts_from_a_folder_that_shadows_a_dependency(tmp_path):
+    (tmp_path / "attrs.py").write_text("raise ImportError('a stray attrs.py in the cwd')\n")
+    answers, _ = first_answers([sys.executable, "-P", "-m", "rypsok", "serve"], tmp_path)
+    assert [answer["id"] for answer in answers] == [1, 2]
+    assert [tool["name"] for tool in answers[1]["result"]["tools"]] == [
+        "web_search",
+        "engine_status",
+        "web_fetch",
+    ]
+    shadowed, stderr = first_answers([sys.executable, "-m", "rypsok", "serve"], tmp_path)
+    assert shadowed == [] and "a stray attrs.py in the cwd" in stderr

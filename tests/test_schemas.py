@@ -1,0 +1,156 @@
+"""The tools' schemas as strict and simple clients read them.
+
+Structure: no type arrays (single-type converters such as the OpenAPI subset of Gemini
+function declarations refuse them), every ``required`` name defined beside it (Ajv's strict
+mode refuses the schema otherwise), a type on every property. Meaning: the error envelope
+and real responses validate under JSON Schema 2020-12, and a payload of neither shape does
+not. bench/schema_portability.py compiles the same schemas with Ajv in strict mode.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import jsonschema
+import pytest
+
+from rypsok import Client, errors
+from rypsok.config import Config, config_from_dict
+from rypsok.server import tool_list
+from tests.conftest import make_config
+from tests.engine_servers import json_play
+from tests.fetch_servers import Site, html, robots, running
+
+pytestmark = pytest.mark.anyio
+
+CONFIGS = {
+    "default": {},
+    "two languages": {"search": {"languages": ["de", "en"]}},
+    "no engine_status": {"status": {"enabled": False}},
+}
+
+
+def schemas_of(config: Config) -> dict[str, tuple[dict[str, Any], dict[str, Any]]]:
+    """Each listed tool's (input schema, output schema), as tools/list sends them."""
+    return {tool.name: (tool.input_schema, tool.output_schema) for tool in tool_list(config)}
+
+
+def every_schema() -> Iterator[tuple[str, dict[str, Any]]]:
+    for label, data in CONFIGS.items():
+        for name, (input_schema, output_schema) in schemas_of(
+            config_from_dict(data, env={})
+        ).items():
+            yield f"{label}/{name}/input", input_schema
+            yield f"{label}/{name}/output", output_schema
+
+
+def subschemas(schema: Any, path: str = "#") -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every schema object inside ``schema``, with its JSON pointer."""
+    if not isinstance(schema, dict):
+        return
+    yield path, schema
+    for keyword in ("properties", "$defs"):
+        for name, sub in schema.get(keyword, {}).items():
+            yield from subschemas(sub, f"{path}/{keyword}/{name}")
+    for keyword in ("items", "not", "additionalProperties"):
+        yield from subschemas(schema.get(keyword), f"{path}/{keyword}")
+    for keyword in ("oneOf", "anyOf", "allOf"):
+        for i, sub in enumerate(schema.get(keyword, [])):
+            yield from subschemas(sub, f"{path}/{keyword}/{i}")
+
+
+SCHEMAS = dict(every_schema())
+
+
+@pytest.mark.parametrize("label", sorted(SCHEMAS))
+def test_no_schema_uses_a_type_array(label):
+    for path, schema in subschemas(SCHEMAS[label]):
+        assert not isinstance(schema.get("type"), list), f"{label} {path}: {schema['type']}"
+
+
+@pytest.mark.parametrize("label", sorted(SCHEMAS))
+def test_every_required_name_is_defined_in_the_same_schema_object(label):
+    for path, schema in subschemas(SCHEMAS[label]):
+        missing = set(schema.get("required", [])) - set(schema.get("properties", {}))
+        assert not missing, f"{label} {path}: required {sorted(missing)} not defined there"
+
+
+@pytest.mark.parametrize("label", sorted(SCHEMAS))
+def test_every_property_has_a_type_or_an_any_of_of_types(label):
+    for path, schema in subschemas(SCHEMAS[label]):
+        for name, sub in schema.get("properties", {}).items():
+            where = f"{label} {path}/properties/{name}"
+            if "anyOf" in sub:
+                assert all("type" in branch for branch in sub["anyOf"]), where
+            else:
+                assert isinstance(sub.get("type"), str), where
+
+
+@pytest.mark.parametrize("label", sorted(SCHEMAS))
+def test_every_schema_is_valid_json_schema_2020_12(label):
+    jsonschema.Draft202012Validator.check_schema(SCHEMAS[label])
+
+
+OUTPUT_SCHEMAS = schemas_of(config_from_dict({}, env={}))
+ENVELOPES = [
+    errors.out_of_range("max_results", 1, 20),
+    errors.unknown_parameter("\u200b" * 29, ["query"]),
+    errors.secret_in_url("github_token", 8),
+    errors.http_status(503, 7000),
+    errors.redirected("https://example.org/moved"),
+    errors.unsupported_media_type("application/pdf"),
+    errors.too_large(5 * 2**20),
+    errors.internal(),
+    errors.ToolError("unavailable", "no detail"),
+]
+
+
+@pytest.mark.parametrize("tool", sorted(OUTPUT_SCHEMAS))
+def test_every_output_schema_accepts_the_error_envelope_and_only_one_shape(tool):
+    validator = jsonschema.Draft202012Validator(OUTPUT_SCHEMAS[tool][1])
+    for error in ENVELOPES:
+        validator.validate(error.to_json())
+    envelope = ENVELOPES[0].to_json()
+    validator.validate({"error": {**envelope["error"], "detail": None}})
+    refused = [
+        {},
+        {"outcome": "ok"},
+        {"error": {"kind": "internal", "message": "m", "detail": {}}},
+        {"error": {"kind": "denied", "message": "m" * 201, "detail": {}}},
+        {"error": {"kind": "denied", "message": "m", "detail": []}},
+    ]
+    for payload in refused:
+        assert not validator.is_valid(payload), (tool, payload)
+
+
+async def test_real_responses_validate_and_an_error_beside_one_does_not(engines):
+    engines.plays["github"] = json_play("github/search.json")
+    engines.plays["stackexchange"] = json_play("stackexchange/search.json")
+    site = Site("127.0.0.2")
+    site.route("/robots.txt", robots("User-agent: *\nAllow: /\n"))
+    site.route("/page", html("<h1>Heading</h1>" + "<p>Some words here.</p>" * 200, "A page"))
+    with running(site):
+        config = make_config(
+            engines,
+            {"github", "stackexchange"},
+            search={"attribution": True},
+            fetch={"allow_http": True, "allow_networks": ["127.0.0.2/32"], "ports": [site.port]},
+        )
+        async with Client(config) as client:
+            responses = {
+                "web_search": await client.search("asyncio", category="code", max_results=3),
+                "engine_status": await client.engine_status(),
+                "web_fetch": await client.fetch(
+                    f"http://127.0.0.2:{site.port}/page", max_chars=500
+                ),
+            }
+    schemas = schemas_of(config)
+    for tool, response in responses.items():
+        payload = response.to_json()
+        validator = jsonschema.Draft202012Validator(schemas[tool][1])
+        validator.validate(payload)
+        assert not validator.is_valid({**payload, **ENVELOPES[0].to_json()}), tool
+    assert responses["web_fetch"].truncated is True
+    assert responses["web_fetch"].next_start_char == 500
+    assert all(result.engines for result in responses["web_search"].results)
