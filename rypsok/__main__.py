@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 from typing import Any
 
@@ -11,7 +12,7 @@ import trio
 
 from rypsok.config import Config, ConfigError, load_config
 from rypsok.engines.base import CATEGORIES, TIME_RANGES
-from rypsok.log import setup_logging
+from rypsok.log import LEVELS, setup_logging, terminal_level
 from rypsok.version import __version__
 
 EXIT_CONFIG = 2
@@ -26,6 +27,12 @@ def _parser() -> argparse.ArgumentParser:
 
     def with_config(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
         p.add_argument("--config", metavar="PATH", help="the TOML configuration file")
+        p.add_argument(
+            "--log-level",
+            choices=LEVELS,
+            help="log at this level and above (serve: the configured level; "
+            "probe, fetch, status: warning, or the configured level if higher)",
+        )
         return p
 
     with_config(sub.add_parser("serve", help="run the MCP server on stdio (the default)"))
@@ -79,20 +86,36 @@ async def _tool(config: Config, name: str, arguments: dict[str, Any], args) -> i
     return 0
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _serve(config: Config) -> int:
+    """SIGINT and SIGTERM end the server with status 0 (rypsok.stdio handles them once serving)."""
+    signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        from rypsok.server import serve_stdio
+
+        trio.run(serve_stdio, config)
+    except* KeyboardInterrupt:
+        pass
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     command = args.command or "serve"
     try:
         config = load_config(getattr(args, "config", None))
-        setup_logging(config.log)
+        level = getattr(args, "log_level", None)
+        if command != "serve" and level is None:
+            level = terminal_level(config.log.level)
+        setup_logging(config.log, level)
     except ConfigError as exc:
         print(f"rypsok: {exc}", file=sys.stderr)
         return EXIT_CONFIG
     if command == "serve":
-        from rypsok.server import serve_stdio
-
-        trio.run(serve_stdio, config)
-        return 0
+        return _serve(config)
     if command == "probe":
         return trio.run(_probe, config, args)
     if command == "fetch":

@@ -31,7 +31,18 @@ class JsonLines(logging.Formatter):
         return json.dumps(line, ensure_ascii=False, default=str)
 
 
-def setup_logging(config: LogConfig) -> None:
+LEVELS = ("debug", "info", "warning", "error")
+TERMINAL_LEVEL = "warning"
+"""The least a command for a person at the keyboard (probe, fetch, status) logs by default."""
+
+
+def terminal_level(configured: str) -> str:
+    """The configured level, but at least TERMINAL_LEVEL: log lines would interleave with the output."""
+    return max(configured, TERMINAL_LEVEL, key=LEVELS.index)
+
+
+def setup_logging(config: LogConfig, level: str | None = None) -> None:
+    """JSON lines at ``level`` (default: the configured one) to the configured file or stderr."""
     handler: logging.Handler
     if config.path:
         try:
@@ -43,5 +54,5 @@ def setup_logging(config: LogConfig) -> None:
     handler.setFormatter(JsonLines())
     root = logging.getLogger("rypsok")
     root.handlers[:] = [handler]
-    root.setLevel(config.level.upper())
+    root.setLevel((level or config.level).upper())
     root.propagate = False

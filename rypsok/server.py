@@ -3,6 +3,8 @@
 The SDK validates neither arguments nor results and turns exceptions into
 JSON-RPC errors, so every call ends here as a result: the response JSON as
 structuredContent and as text, or ``isError: true`` with the error envelope.
+A tools/call the pipe could not hand over as sent (rypsok.wire) arrives
+without its arguments and with its error attached; it is answered with that.
 """
 
 from __future__ import annotations
@@ -15,9 +17,8 @@ from typing import Any
 
 import mcp_types as types
 from mcp.server import Server
-from mcp.server.stdio import stdio_server
 
-from rypsok import errors, schemas
+from rypsok import errors, schemas, stdio, wire
 from rypsok.client import Client
 from rypsok.config import Config
 from rypsok.version import __version__
@@ -121,6 +122,8 @@ def build_server(config: Config, client_options: dict[str, Any] | None = None) -
         return types.ListToolsResult(tools=tool_list(config))
 
     async def on_call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
+        if isinstance(ctx.request, wire.Rejected):
+            return tool_result(ctx.request.error.to_json(), error=True)
         return await answer(ctx.lifespan_context, params.name, params.arguments)
 
     return Server(
@@ -135,6 +138,4 @@ def build_server(config: Config, client_options: dict[str, Any] | None = None) -
 
 
 async def serve_stdio(config: Config) -> None:
-    server = build_server(config)
-    async with stdio_server() as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, server.create_initialization_options())
+    await stdio.serve_stdio(build_server(config))

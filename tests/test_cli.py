@@ -85,3 +85,24 @@ def test_status_prints_engine_status(config_path):
     status = json.loads(done.stdout)
     assert status["outcome"] == "ok"
     assert [e["id"] for e in status["engines"]][:3] == ["arxiv", "brave", "brave_news"]
+
+
+def log_lines(stderr: str) -> list[dict]:
+    return [json.loads(line) for line in stderr.splitlines() if line.startswith("{")]
+
+
+def test_commands_at_the_keyboard_log_warnings_only_unless_asked(config_path):
+    quiet = run("probe", "--config", config_path, "--category", "code", "tokio")
+    assert quiet.returncode == 0, quiet.stderr
+    assert [entry for entry in log_lines(quiet.stderr) if entry["level"] in ("debug", "info")] == []
+    loud = run(
+        "probe", "--config", config_path, "--log-level", "info", "--category", "code", "tokio"
+    )
+    assert loud.returncode == 0, loud.stderr
+    assert "search" in {entry["event"] for entry in log_lines(loud.stderr)}
+    assert loud.stdout.splitlines()[0] == quiet.stdout.splitlines()[0]
+    refused = run("fetch", "--config", config_path, "https://127.0.0.1/")
+    assert refused.returncode == 1
+    assert [entry["event"] for entry in log_lines(refused.stderr)] == ["refused"]  # a warning
+    assert run("status", "--config", config_path, "--log-level", "debug").returncode == 0
+    assert run("status", "--config", config_path, "--log-level", "loud").returncode == 2

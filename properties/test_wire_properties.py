@@ -1,0 +1,122 @@
+"""The pipe's two JSON readers are one definition of JSON, and line splitting loses nothing.
+
+``wire.read_json`` is Python's parser; ``wire.read_json_iteratively`` takes over
+when that one recurses too deep. They must accept the same texts and give the
+same values, with containers past MAX_DEPTH as ``Unreadable.DEEP``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rypsok import wire
+
+ANY_CHARACTER = st.characters(exclude_categories=())  # lone surrogates too
+SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(ANY_CHARACTER, max_size=8)
+)
+VALUES = st.recursive(
+    SCALARS,
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.text(ANY_CHARACTER, max_size=4), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
+EDITS = st.sampled_from(list('[]{},:"\\ \t\r\n0123456789-+.eEtrufalsn') + ["\\u", "\\ud800"])
+
+
+def cut(value: Any, depth: int = 1) -> Any:
+    """``value`` as the iterative reader builds it: containers past MAX_DEPTH not built."""
+    if isinstance(value, list | dict) and depth > wire.MAX_DEPTH:
+        return wire.Unreadable.DEEP
+    if isinstance(value, list):
+        return [cut(item, depth + 1) for item in value]
+    if isinstance(value, dict):
+        return {key: cut(item, depth + 1) for key, item in value.items()}
+    return value
+
+
+def both(text: str) -> tuple[Any, Any]:
+    """What each reader makes of ``text``: a value, or NotJson."""
+    results = []
+    for reader in (wire.read_json, wire.read_json_iteratively):
+        try:
+            results.append(reader(text))
+        except wire.NotJson:
+            results.append(wire.NotJson)
+    fast, slow = results
+    return (fast if fast is wire.NotJson else cut(fast)), slow
+
+
+def wrapped(value: Any, shape: list[bool]) -> Any:
+    for in_list in shape:
+        value = [value] if in_list else {"k": value}
+    return value
+
+
+@settings(max_examples=300)
+@given(VALUES, st.lists(st.booleans(), max_size=100))
+def test_both_readers_give_the_same_value(value, shape):
+    text = json.dumps(wrapped(value, shape))
+    fast, slow = both(text)
+    assert fast == slow
+    assert wire.first_unreadable(fast) == wire.first_unreadable(slow)
+
+
+@settings(max_examples=400)
+@given(VALUES, st.data())
+def test_both_readers_refuse_the_same_texts(value, data):
+    text = json.dumps(value, indent=data.draw(st.sampled_from([None, 1])))
+    for _ in range(data.draw(st.integers(1, 3))):
+        at = data.draw(st.integers(0, len(text)))
+        if data.draw(st.booleans()) and at < len(text):
+            text = text[:at] + text[at + 1 :]
+        else:
+            text = text[:at] + data.draw(EDITS) + text[at:]
+    fast, slow = both(text)
+    assert fast == slow, text
+
+
+def test_the_iterative_reader_needs_no_stack():
+    deep = "[" * 200_000 + "]" * 200_000
+    for reader in (wire.read_json, wire.read_json_iteratively):
+        level = reader(deep)
+        for _ in range(wire.MAX_DEPTH - 1):
+            (level,) = level
+        assert level == [wire.Unreadable.DEEP]
+    value = wire.read_json_iteratively('{"a":' + deep + ',"b":' + "9" * 5000 + "}")
+    assert value["b"] is wire.Unreadable.BIG_INT
+    level = value["a"]
+    for _ in range(wire.MAX_DEPTH - 2):
+        (level,) = level
+    assert level == [wire.Unreadable.DEEP]
+    for broken in ("[" * 200_000, "[" * 200_000 + "]" * 199_999 + "}", deep + "]"):
+        for reader in (wire.read_json, wire.read_json_iteratively):
+            try:
+                reader(broken)
+            except wire.NotJson:
+                continue
+            raise AssertionError(f"{reader.__name__} read a broken nest")
+
+
+@given(st.lists(st.binary(max_size=40), max_size=8), st.lists(st.integers(1, 50), max_size=8))
+def test_line_splitting_loses_no_byte_and_splits_on_lf_only(lines, cuts):
+    data = b"".join(part.replace(b"\n", b"\r") + b"\n" for part in lines) + b"tail\r"
+    splitter = wire.LineSplitter(max_bytes=30)
+    out: list[bytes | None] = []
+    pos = 0
+    for size in [*cuts, len(data)]:
+        out += splitter.feed(data[pos : pos + size])
+        pos += size
+    out += splitter.close()
+    expected = [part.replace(b"\n", b"\r") for part in lines] + [b"tail\r"]
+    assert out == [part if len(part) <= 30 else None for part in expected]

@@ -1,0 +1,257 @@
+"""The stdio pipe: bytes from stdin judged line by line (rypsok.wire), replies written to stdout.
+
+This replaces the SDK's ``stdio_server``, whose reader splits text on any line
+end (a lone CR too), drops lines it cannot parse, reads without bound while
+replies wait, and cancels the calls in flight when stdin ends. Here:
+
+- every line is judged by :func:`rypsok.wire.judge` and gets exactly one answer
+  when it carries a readable id;
+- at most ``MAX_OWED_REPLIES`` requests are owed an answer at once (in flight or
+  written but not yet taken by the client); past that, stdin is not read, so a
+  client that stops reading stdout stalls its own writes instead of growing
+  the server;
+- at the end of stdin the owed answers are written, then the process ends;
+- a closed stdout, SIGINT and SIGTERM end it at once.
+
+Reads and writes run in worker threads (``abandon_on_cancel``): a non-blocking
+``FdStream`` would change the mode of a descriptor rypsok shares with its parent.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import logging
+import os
+import select
+import signal
+import stat
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import anyio
+import mcp_types as types
+import trio
+from mcp.server import Server
+from mcp.shared.message import ServerMessageMetadata, SessionMessage
+
+from rypsok import wire
+
+log = logging.getLogger("rypsok.stdio")
+
+MAX_OWED_REPLIES = 128
+"""Requests owed an answer at once; past it, rypsok stops reading stdin until one is written."""
+READ_CHUNK = 1 << 16
+MAX_REPLIES_PER_WRITE = 64
+
+
+@contextlib.contextmanager
+def claimed_stdio() -> Iterator[tuple[int, int]]:
+    """Private descriptors for the wire; meanwhile fd 0 reads /dev/null and fd 1 goes to stderr.
+
+    So a stray print or a child process cannot read or write MCP (the SDK's
+    stdio_server does the same). The private descriptors are never closed: a
+    worker thread abandoned at exit may still block on them.
+    """
+    with contextlib.suppress(ValueError, OSError):
+        sys.stdout.flush()
+    wire_in, wire_out = os.dup(0), os.dup(1)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    try:
+        os.dup2(2, 1)
+    except OSError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+    try:
+        yield wire_in, wire_out
+    finally:
+        with contextlib.suppress(OSError):
+            os.dup2(wire_in, 0)
+            os.dup2(wire_out, 1)
+
+
+def id_key(request_id: Any) -> tuple[str, Any]:
+    """1 and "1" are different ids."""
+    return (type(request_id).__name__, request_id)
+
+
+class Owed:
+    """The requests owed an answer, counted by id (a client may reuse one)."""
+
+    def __init__(self, bound: int = MAX_OWED_REPLIES):
+        self.bound = bound
+        self.total = 0
+        self._by_key: collections.Counter[Any] = collections.Counter()
+        self._changed = trio.Event()
+
+    def add(self, key: Any) -> None:
+        self._by_key[key] += 1
+        self.total += 1
+
+    def settle(self, key: Any) -> None:
+        if self._by_key[key] <= 0:
+            return
+        self._by_key[key] -= 1
+        self.total -= 1
+        self._changed.set()
+        self._changed = trio.Event()
+
+    async def room(self) -> None:
+        while self.total >= self.bound:
+            await self._changed.wait()
+
+    async def none(self) -> None:
+        while self.total:
+            await self._changed.wait()
+
+
+@dataclass(frozen=True)
+class Outgoing:
+    """A reply the pipe wrote itself, with the owed key it settles."""
+
+    data: bytes
+    key: Any
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _encoded(item: SessionMessage | Outgoing) -> tuple[bytes, Any]:
+    """The line for one reply and the owed key it settles; a reply that cannot be encoded
+    is answered -32603 for its id, so the request still gets its one answer."""
+    if isinstance(item, Outgoing):
+        return item.data, item.key
+    message = item.message
+    request_id = getattr(message, "id", None)
+    key = (
+        id_key(request_id)
+        if isinstance(message, types.JSONRPCResponse | types.JSONRPCError)
+        else None
+    )
+    try:
+        return message.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n", key
+    except Exception:
+        pass
+    try:  # a lone surrogate in a string: pydantic refuses it, an ASCII escape carries it
+        return wire.encode(message.model_dump(mode="json", by_alias=True, exclude_unset=True)), key
+    except Exception:
+        log.exception("reply_unencodable")
+    if key is None:
+        return b"", None
+    why = "the reply could not be encoded"
+    return wire.encode(wire.rpc_error(request_id, types.INTERNAL_ERROR, why)), key
+
+
+async def _write_replies(fd: int, replies: Any, owed: Owed, stop: trio.CancelScope) -> None:
+    async with replies:
+        async for first in replies:
+            batch = [first]
+            with contextlib.suppress(anyio.WouldBlock):
+                while len(batch) < MAX_REPLIES_PER_WRITE:
+                    batch.append(replies.receive_nowait())
+            lines = [_encoded(item) for item in batch]
+            try:
+                await trio.to_thread.run_sync(
+                    _write_all, fd, b"".join(data for data, _ in lines), abandon_on_cancel=True
+                )
+            except OSError as exc:
+                log.info("stdout_closed", extra={"fields": {"error": exc.strerror}})
+                stop.cancel()
+                return
+            for _, key in lines:
+                if key is not None:
+                    owed.settle(key)
+
+
+async def _read_requests(fd: int, to_sdk: Any, replies: Any, owed: Owed) -> None:
+    splitter = wire.LineSplitter()
+    async with to_sdk, replies:
+        while True:
+            try:
+                chunk = await trio.to_thread.run_sync(
+                    os.read, fd, READ_CHUNK, abandon_on_cancel=True
+                )
+            except OSError:
+                chunk = b""
+            for line in splitter.feed(chunk) if chunk else splitter.close():
+                await owed.room()
+                await _take(wire.judge(line), to_sdk, replies, owed)
+            if not chunk:
+                break
+        await owed.none()
+    log.info("stdin_closed")
+
+
+async def _take(verdict: wire.Verdict, to_sdk: Any, replies: Any, owed: Owed) -> None:
+    if isinstance(verdict, wire.Ignore):
+        if not verdict.quiet:
+            log.info("pipe_ignored", extra={"fields": {"reason": verdict.reason}})
+    elif isinstance(verdict, wire.Answer):
+        key = id_key(verdict.request_id) if verdict.request_id is not None else object()
+        owed.add(key)
+        error = verdict.reply["error"]
+        log.info("pipe_refused", extra={"fields": {"code": error["code"], "reason": error["data"]}})
+        await replies.send(Outgoing(wire.encode(verdict.reply), key))
+    else:
+        metadata = None
+        if verdict.request_id is not None:
+            key = id_key(verdict.request_id)
+            owed.add(key)
+
+            async def unanswered(key: Any = key) -> None:
+                owed.settle(key)
+
+            rejected = wire.Rejected(verdict.rejection) if verdict.rejection else None
+            metadata = ServerMessageMetadata(
+                request_context=rejected, on_request_unanswered=unanswered
+            )
+        await to_sdk.send(SessionMessage(verdict.message, metadata=metadata))
+
+
+async def _stop_on_signal(signals: Any, stop: trio.CancelScope) -> None:
+    async for signum in signals:
+        log.info("signal", extra={"fields": {"signal": signal.Signals(signum).name}})
+        stop.cancel()
+        return
+
+
+async def _stop_on_hangup(fd: int, stop: trio.CancelScope) -> None:
+    """A pipe's write end reports an error once its reader is gone: end then, not at the next write."""
+    if not hasattr(select, "poll") or not stat.S_ISFIFO(os.fstat(fd).st_mode):
+        return
+    await trio.lowlevel.wait_readable(fd)
+    poller = select.poll()
+    poller.register(fd, 0)  # errors and hangups only
+    if poller.poll(0):
+        log.info("stdout_closed")
+        stop.cancel()
+
+
+async def serve_pipe(
+    server: Server, in_fd: int, out_fd: int, max_owed: int = MAX_OWED_REPLIES
+) -> None:
+    """Serve MCP on two descriptors until stdin ends (and every owed answer is written),
+    stdout closes, or SIGINT or SIGTERM arrives."""
+    to_sdk, from_pipe = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+    to_pipe, replies = anyio.create_memory_object_stream[SessionMessage | Outgoing](0)
+    owed = Owed(max_owed)
+    with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        async with trio.open_nursery() as nursery:
+            stop = nursery.cancel_scope
+            nursery.start_soon(_stop_on_signal, signals, stop)
+            nursery.start_soon(_stop_on_hangup, out_fd, stop)
+            nursery.start_soon(_write_replies, out_fd, replies, owed, stop)
+            nursery.start_soon(_read_requests, in_fd, to_sdk, to_pipe.clone(), owed)
+            await server.run(from_pipe, to_pipe, server.create_initialization_options())
+            stop.cancel()
+
+
+async def serve_stdio(server: Server) -> None:
+    with claimed_stdio() as (in_fd, out_fd):
+        await serve_pipe(server, in_fd, out_fd)

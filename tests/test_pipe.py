@@ -1,0 +1,421 @@
+"""The stdio pipe byte by byte: rypsok serve as a subprocess, raw lines in, JSON lines out.
+
+The SDK's clients cannot send most of these lines (lone surrogate escapes, deep
+nests, odd ids, batches), so these tests write bytes to the server's stdin and
+read its stdout themselves. Each request line with a readable id must get
+exactly one answer; the others none.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import json
+import os
+import select
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+from rypsok import stdio, wire
+from tests.conftest import config_data
+from tests.engine_servers import Play, json_play
+from tests.mcp_harness import ROOT, assert_conforms, modern_client, write_toml
+
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": "init",
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "0"},
+    },
+}
+INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+
+
+def line(message: dict[str, Any] | str) -> bytes:
+    text = message if isinstance(message, str) else json.dumps(message)
+    return text.encode("utf-8", "surrogatepass") + b"\n"
+
+
+def call(request_id: Any, name: str | None, arguments: Any = None, **params: Any) -> str:
+    """A tools/call as text; json.dumps writes a lone surrogate as the escape \\udXXX."""
+    body: dict[str, Any] = dict(params)
+    if name is not None:
+        body["name"] = name
+    if arguments is not None:
+        body["arguments"] = arguments
+    return json.dumps({"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": body})
+
+
+def nested(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+class RawServer:
+    """rypsok serve on pipes; stderr goes to a file so the log can never block the server."""
+
+    def __init__(self, config_path: Path, stdout: Any = subprocess.PIPE):
+        self.stderr = tempfile.TemporaryFile()  # noqa: SIM115 (closed in close())
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "rypsok", "serve", "--config", str(config_path)],
+            stdin=subprocess.PIPE,
+            stdout=stdout,
+            stderr=self.stderr,
+            cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
+        self._pending = b""
+        self._lines: collections.deque[bytes] = collections.deque()
+
+    def send(self, data: bytes) -> None:
+        self.process.stdin.write(data)
+        self.process.stdin.flush()
+
+    def read_reply(self, timeout: float = 20.0) -> dict[str, Any] | None:
+        """The next reply, or None at the end of stdout."""
+        fd = self.process.stdout.fileno()
+        deadline = time.monotonic() + timeout
+        while not self._lines:
+            left = deadline - time.monotonic()
+            assert left > 0, "no reply in time"
+            ready, _, _ = select.select([fd], [], [], left)
+            if not ready:
+                continue
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                assert self._pending == b"", self._pending
+                return None
+            *complete, self._pending = (self._pending + chunk).split(b"\n")
+            self._lines.extend(complete)
+        return json.loads(self._lines.popleft())
+
+    def initialize(self) -> None:
+        self.send(line(INITIALIZE) + line(INITIALIZED))
+        reply = self.read_reply()
+        assert reply["id"] == "init" and "result" in reply, reply
+
+    def replies_until_end(self, timeout: float = 30.0) -> list[dict[str, Any]]:
+        """Close stdin, then every reply until the server ends its stdout."""
+        self.process.stdin.close()
+        replies = []
+        while (reply := self.read_reply(timeout)) is not None:
+            replies.append(reply)
+        assert self.process.wait(timeout=10) == 0
+        return replies
+
+    def log(self) -> str:
+        self.stderr.seek(0)
+        return self.stderr.read().decode("utf-8", "replace")
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        self.stderr.close()
+
+
+@pytest.fixture
+def config_file(engines, tmp_path):
+    def make(enabled=("github", "stackexchange"), **sections):
+        data = config_data(engines, set(enabled), **sections)
+        return write_toml(data, tmp_path / "rypsok.toml")
+
+    return make
+
+
+@pytest.fixture
+def server(config_file):
+    started: list[RawServer] = []
+
+    def start(**kwargs) -> RawServer:
+        raw = RawServer(kwargs.pop("config", None) or config_file(), **kwargs)
+        started.append(raw)
+        return raw
+
+    yield start
+    for raw in started:
+        raw.close()
+
+
+def by_id(replies: list[dict[str, Any]]) -> dict[Any, dict[str, Any]]:
+    keyed: dict[Any, dict[str, Any]] = {}
+    for reply in replies:
+        key = json.dumps(reply["id"])
+        assert key not in keyed, f"two answers for id {reply['id']!r}"
+        keyed[key] = reply
+    return keyed
+
+
+def tool_error(reply: dict[str, Any]) -> dict[str, Any]:
+    result = reply["result"]
+    assert result["isError"] is True
+    payload = result["structuredContent"]
+    assert [json.loads(block["text"]) for block in result["content"]] == [payload]
+    assert set(payload) == {"error"}
+    return payload["error"]
+
+
+# Every tools/call gets a tool result, whatever its arguments hold.
+
+CALLS_ANSWERED_WITH_THE_ENVELOPE = [
+    # (id, line, parameter)
+    (10, call(10, "web_search", {"query": "\ud800"}), "query"),
+    (11, call(11, "web_search", {"query": "caf\u00e9 \ud83d"}), "query"),  # an emoji cut in two
+    (12, call(12, "web_fetch", {"url": "https://example.org/\udfff"}), "url"),
+    (13, call(13, "web_search", {"qu\udc00ery": "x"}), "arguments"),
+    (14, call(14, "web_\ud800search", {"query": "x"}), "name"),
+    (15, call(15, "web_search", {"query": "x", "category": ["\ud800"]}), "category"),
+    (16, call(16, "web_search", {"query": "x"}).replace('"x"', nested(199)), "query"),
+    (17, call(17, "web_search", {"query": "x"}).replace('"x"', nested(100_000)), "query"),
+    (
+        18,
+        call(18, "web_search", {"query": "x", "max_results": 7}).replace("7", "9" * 4301),
+        "max_results",
+    ),
+    (19, call(19, None, {"query": "x"}), "name"),
+    (20, call(20, 7, {"query": "x"}), "name"),
+    (21, call(21, "web_search", ["query", "x"]), "arguments"),
+    (22, call(22, "web_search", "query=x"), "arguments"),
+    (23, call(23, "engine_status", 5), "arguments"),
+]
+
+
+def test_every_tools_call_is_answered_with_a_tool_result(server):
+    raw = server()
+    raw.initialize()
+    raw.send(line({"jsonrpc": "2.0", "id": "list", "method": "tools/list"}))
+    tools = {tool["name"]: tool for tool in raw.read_reply()["result"]["tools"]}
+    raw.send(b"".join(text.encode() + b"\n" for _, text, _ in CALLS_ANSWERED_WITH_THE_ENVELOPE))
+    replies = by_id(raw.replies_until_end())
+    assert set(replies) == {json.dumps(i) for i, _, _ in CALLS_ANSWERED_WITH_THE_ENVELOPE}
+    for request_id, text, parameter in CALLS_ANSWERED_WITH_THE_ENVELOPE:
+        reply = replies[json.dumps(request_id)]
+        assert reply["jsonrpc"] == "2.0"
+        error = tool_error(reply)
+        assert error["kind"] == "invalid_request", (request_id, error)
+        assert error["detail"] == {"parameter": parameter}, (request_id, error)
+        assert 0 < len(error["message"]) <= 200
+        assert error["message"].startswith(parameter)
+        schema = tools["web_fetch" if '"web_fetch"' in text else "web_search"]["outputSchema"]
+        assert_conforms(reply["result"]["structuredContent"], schema)
+    assert "Traceback" not in raw.log()
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+async def test_a_call_the_pipe_refuses_is_a_tool_result_in_both_protocol_eras(config_file, mode):
+    """The SDK's own client can send a nest 250 deep; the answer is shaped by the SDK for the era."""
+    query: Any = "x"
+    for _ in range(250):
+        query = [query]
+    with anyio.fail_after(60):
+        async with modern_client(config_file(), mode=mode) as client:
+            result = await client.call_tool("web_search", {"query": query})
+            follow_up = await client.call_tool("web_search", {"query": ""})
+    assert result.is_error
+    assert result.structured_content["error"]["detail"] == {"parameter": "query"}
+    assert follow_up.structured_content["error"]["detail"]["parameter"] == "query"
+
+
+# Everything else that is not a valid request gets a JSON-RPC error, as JSON-RPC 2.0 asks.
+
+BAD_REQUESTS = [
+    # (line, id of the answer, code)
+    ("nope", None, -32700),
+    ('{"jsonrpc":"2.0","id":30,"method":"ping"', None, -32700),
+    ('{"jsonrpc":"2.0","id":31,"method":"ping","params":{"x":NaN}}', None, -32700),
+    ('{"jsonrpc":"2.0","id":32,"method":"ping"} trailing', None, -32700),
+    (
+        '[{"jsonrpc":"2.0","id":33,"method":"ping"},{"jsonrpc":"2.0","id":34,"method":"ping"}]',
+        None,
+        -32600,
+    ),
+    ("[]", None, -32600),
+    ("5", None, -32600),
+    ('{"jsonrpc":"2.0","id":35,"method":"ping","params":[1]}', 35, -32600),
+    ('{"jsonrpc":"2.0","id":36,"method":"ping","params":"x"}', 36, -32600),
+    ('{"jsonrpc":"2.0","id":37,"method":5}', 37, -32600),
+    ('{"jsonrpc":"2.0","id":38,"method":"tools/\\ud800call","params":{}}', 38, -32600),
+    (
+        '{"jsonrpc":"2.0","id":39,"method":"ping","params":{"x":' + nested(100_000) + "}}",
+        39,
+        -32600,
+    ),
+    ('{"jsonrpc":"2.0","id":40,"method":"ping","params":{"x":' + "1" * 4301 + "}}", 40, -32600),
+    ('{"jsonrpc":"1.0","id":41,"method":"ping"}', 41, -32600),
+    ('{"id":42,"method":"ping"}', 42, -32600),
+    ('{"jsonrpc":"2.0","id":43}', 43, -32600),
+    ('{"jsonrpc":"2.0","id":null,"method":"ping"}', None, -32600),
+    ('{"jsonrpc":"2.0","id":1.5,"method":"ping"}', None, -32600),
+    ('{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}', None, -32600),
+    ('{"jsonrpc":"2.0","id":true,"method":"ping"}', None, -32600),
+    ('{"jsonrpc":"2.0","id":[44],"method":"ping"}', None, -32600),
+    ('{"jsonrpc":"2.0","id":' + "4" * 4301 + ',"method":"ping"}', None, -32600),
+    ('{"jsonrpc":"2.0","method":5}', None, -32600),
+    ('{"jsonrpc":"2.0","id":45,"method":"no/such/method"}', 45, -32601),
+]
+
+# Notifications (no id) are never answered, valid or not; nor are replies.
+UNANSWERED = [
+    '{"jsonrpc":"2.0","method":"notifications/cancelled","params":"x"}',
+    '{"jsonrpc":"2.0","method":"notifications/progress","params":[1]}',
+    '{"jsonrpc":"2.0","method":"notifications/x\\ud800"}',
+    '{"jsonrpc":"2.0","method":"notifications/x","params":{"a":' + nested(1000) + "}}",
+    '{"jsonrpc":"2.0","method":"no/such/notification"}',
+    '{"jsonrpc":"2.0","id":46,"result":{}}',
+    '{"jsonrpc":"2.0","id":47,"error":"x"}',
+    "",
+    "   \t\r",
+]
+
+
+def test_what_is_not_a_request_gets_one_json_rpc_error_and_notifications_none(server):
+    raw = server()
+    raw.initialize()
+    lines = [text for text, _, _ in BAD_REQUESTS] + UNANSWERED
+    lines.append('{"jsonrpc":"2.0","id":"\\ud800","method":"ping"}')
+    lines.append('{"jsonrpc":"2.0","id":"last","method":"ping"}')
+    raw.send(b"".join(text.encode() + b"\n" for text in lines))
+    raw.send(b"x" * (wire.MAX_LINE_BYTES + 10) + b"\n")
+    replies = raw.replies_until_end()
+    assert all(reply["jsonrpc"] == "2.0" for reply in replies)
+    nulls = sorted(reply["error"]["code"] for reply in replies if reply["id"] is None)
+    expected_nulls = [code for _, rid, code in BAD_REQUESTS if rid is None] + [-32600]
+    assert nulls == sorted(expected_nulls)
+    keyed = by_id([reply for reply in replies if reply["id"] is not None])
+    expected = {json.dumps(rid): code for _, rid, code in BAD_REQUESTS if rid is not None}
+    assert {
+        k: v["error"]["code"] for k, v in keyed.items() if k not in ('"last"', '"\\ud800"')
+    } == (expected)
+    assert keyed['"last"']["result"] == {}
+    assert keyed['"\\ud800"']["error"]["code"] == -32600  # its id comes back as it was sent
+    for reply in replies:
+        if "error" in reply:
+            error = reply["error"]
+            assert isinstance(error["message"], str) and len(error.get("data") or "") <= 200
+    assert "Traceback" not in raw.log()
+
+
+def test_the_pipe_splits_on_lf_only_and_answers_a_last_line_without_one(server, engines):
+    engines.plays["github"] = json_play("github/search.json", delay_s=0.5)
+    engines.plays["stackexchange"] = json_play("stackexchange/search.json", delay_s=0.5)
+    raw = server()
+    raw.initialize()
+    status = call(50, "engine_status", {})
+    raw.send(status.replace(',"method"', ',\r"method"').encode() + b"\n")  # a lone CR
+    raw.send(call(51, "engine_status", {}).encode() + b"\r\n")  # CRLF
+    raw.send(b"\r\n\n")  # blank lines
+    cancelled = call(53, "web_search", {"query": "trio", "category": "code"})
+    cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 53}}
+    raw.send(cancelled.encode() + b"\n" + line(cancel))  # owed nothing once cancelled
+    search = call(52, "web_search", {"query": "asyncio", "category": "code"})
+    raw.send(search.encode())  # no LF, and stdin ends while the search runs
+    replies = by_id(raw.replies_until_end())
+    assert set(replies) == {"50", "51", "52"}
+    for request_id in ("50", "51"):
+        result = replies[request_id]["result"]
+        assert result["isError"] is False
+        assert result["structuredContent"]["outcome"] == "ok"
+    search_result = replies["52"]["result"]
+    assert search_result["isError"] is False
+    assert search_result["structuredContent"]["outcome"] == "ok"
+
+
+# A client that stops reading: the server stops reading too.
+
+
+def write_until_stalled(fd: int, data: bytes, stall_s: float = 3.0) -> int:
+    """Bytes written before the pipe stays full for ``stall_s`` (all of them if it never does)."""
+    os.set_blocking(fd, False)
+    written = 0
+    try:
+        while written < len(data):
+            try:
+                written += os.write(fd, data[written : written + 65536])
+            except BlockingIOError:
+                _, ready, _ = select.select([], [fd], [], stall_s)
+                if not ready:
+                    break
+    finally:
+        os.set_blocking(fd, True)
+    return written
+
+
+def test_a_client_that_stops_reading_stalls_its_own_writes(server):
+    raw = server()
+    raw.initialize()
+    total = 10_000
+    requests = b"".join(line({"jsonrpc": "2.0", "id": n, "method": "ping"}) for n in range(total))
+    written = write_until_stalled(raw.process.stdin.fileno(), requests)
+    accepted = requests[:written].count(b"\n")
+    assert accepted < total
+    # What the server took: the owed bound, plus what the pipes and one read hold.
+    per_request = len(requests) // total
+    pipes = 3 * (1 << 16) + stdio.READ_CHUNK
+    assert accepted <= stdio.MAX_OWED_REPLIES + pipes // per_request + pipes // 30
+    # Reading again, every request is answered once.
+    seen: set[int] = set()
+    rest = requests[written:]
+    os.set_blocking(raw.process.stdin.fileno(), False)
+    while rest or len(seen) < total:
+        if rest:
+            with contextlib.suppress(BlockingIOError):
+                rest = rest[os.write(raw.process.stdin.fileno(), rest[:65536]) :]
+        ready, _, _ = select.select([raw.process.stdout.fileno()], [], [], 0.05)
+        while ready and len(seen) < total:
+            reply = raw.read_reply()
+            assert reply["result"] == {} and reply["id"] not in seen
+            seen.add(reply["id"])
+            ready = bool(raw._lines)
+    os.set_blocking(raw.process.stdin.fileno(), True)
+    assert seen == set(range(total))
+    assert raw.replies_until_end() == []
+
+
+# Ending: stdout closed, SIGINT, SIGTERM.
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_ends_the_server_at_once_with_status_0(server, engines, signum):
+    engines.plays["github"] = Play(mode="hang")
+    engines.plays["stackexchange"] = Play(mode="hang")
+    raw = server()
+    raw.initialize()
+    raw.send(call(60, "web_search", {"query": "asyncio", "category": "code"}).encode() + b"\n")
+    time.sleep(0.3)  # the call is in flight
+    raw.process.send_signal(signum)
+    assert raw.process.wait(timeout=5) == 0
+    assert "Traceback" not in raw.log()
+
+
+def test_a_client_that_closes_stdout_ends_the_server(server):
+    raw = server()
+    raw.initialize()
+    raw.process.stdout.close()  # stdin stays open, nothing is in flight
+    assert raw.process.wait(timeout=5) == 0
+    assert "Traceback" not in raw.log()
+
+
+def test_a_closed_socket_for_stdout_ends_the_server_at_its_next_reply(server):
+    ours, theirs = socket.socketpair()
+    raw = server(stdout=theirs.fileno())
+    theirs.close()
+    reader = ours.makefile("rb")
+    raw.send(line(INITIALIZE) + line(INITIALIZED))
+    assert json.loads(reader.readline())["id"] == "init"
+    reader.close()
+    ours.close()
+    raw.send(line({"jsonrpc": "2.0", "id": 70, "method": "ping"}))
+    assert raw.process.wait(timeout=5) == 0
+    assert "Traceback" not in raw.log()
