@@ -256,7 +256,7 @@ class Client:
                 reason = "time_range"
             elif language != default_language and not honours_language:
                 reason = "language"
-            elif len(query) > info.max_query_chars:
+            elif not info.query_limit.admits(query):
                 reason = "query_too_long"
             elif (hit := self._cached(cache_key)) is not None:
                 at_ms = (anyio.current_time() - started) * 1000

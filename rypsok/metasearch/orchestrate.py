@@ -18,7 +18,7 @@ import anyio
 import httpx
 
 from rypsok.config import EngineConfig
-from rypsok.engines.base import EngineFailure, EngineSearch, RawResult
+from rypsok.engines.base import EngineFailure, EngineSearch, RawResult, read_answer
 
 log = logging.getLogger("rypsok.metasearch")
 
@@ -122,12 +122,7 @@ async def _exchange(
         run.reason = "request_failure"
         return
     run.latency_s = anyio.current_time() - sent
-    try:
-        parsed = job.module.parse(response.status_code, response.headers, body, job.search)
-    except Exception:
-        log.warning("engine_parse_failed", extra={"fields": {"engine": run.engine}}, exc_info=True)
-        run.reason = "parse_failure"
-        return
+    parsed = read_answer(job.module, response.status_code, response.headers, body, job.search)
     if isinstance(parsed, EngineFailure):
         run.reason = parsed.reason
         run.retry_after_s = parsed.retry_after_s
