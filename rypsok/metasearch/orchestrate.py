@@ -4,12 +4,16 @@ One task group per search inside a cancel scope at the deadline. Each engine
 runs as a child task that reports into a memory channel; the parent collects
 until every engine reported or the deadline passed, then cancels whatever is
 left. Nothing outlives the call.
+
+Each engine has its own connection pool (:class:`EnginePools`), sized for every search
+that admission lets in at once, so an engine request never queues behind another.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import ssl
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -23,6 +27,55 @@ from rypsok.engines.base import EngineFailure, EngineSearch, RawResult, read_ans
 log = logging.getLogger("rypsok.metasearch")
 
 MAX_ENGINE_BODY = 8 * 1024 * 1024
+
+
+class EnginePools:
+    """One HTTP connection pool per engine, each with a connection for every search in flight.
+
+    A search sends at most one request to each engine, so with ``connections`` equal to the
+    number of searches admitted at once no request ever waits for a connection. That wait
+    is what broke the deadline under load with one shared pool of 64: hundreds of requests
+    queued behind connections held by slow engines, and httpcore walks its whole queue
+    against every connection on each request, answer and cancellation, so the
+    cancellations at the deadline took seconds of CPU. Separate pools also keep a hanging
+    engine from holding connections another engine needs. All pools share one TLS context
+    (building one costs tens of milliseconds).
+
+    Engines are operator-trusted endpoints: no proxy variables, no redirects, no timeout
+    (the search deadline bounds every request).
+    """
+
+    def __init__(self, connections: int, user_agent: str):
+        self._limits = httpx.Limits(
+            max_connections=connections,
+            # httpcore closes every idle connection while the pool holds more than this many
+            # connections in all, so anything lower turns each burst into reconnections.
+            max_keepalive_connections=connections,
+        )
+        self._user_agent = user_agent
+        self._tls: ssl.SSLContext | None = None
+        self._clients: dict[str, httpx.AsyncClient] = {}
+
+    def __getitem__(self, engine_id: str) -> httpx.AsyncClient:
+        client = self._clients.get(engine_id)
+        if client is None:
+            if self._tls is None:
+                self._tls = httpx.create_ssl_context()
+            client = httpx.AsyncClient(
+                trust_env=False,
+                follow_redirects=False,
+                timeout=httpx.Timeout(None),
+                headers={"User-Agent": self._user_agent},
+                limits=self._limits,
+                verify=self._tls,
+            )
+            self._clients[engine_id] = client
+        return client
+
+    async def aclose(self) -> None:
+        clients, self._clients = list(self._clients.values()), {}
+        for client in clients:
+            await client.aclose()
 
 
 @dataclass
@@ -76,7 +129,7 @@ async def _read_body(response: httpx.Response, limit: int) -> bytes:
 
 
 async def _run_engine(
-    client: httpx.AsyncClient,
+    pools: EnginePools,
     job: EngineJob,
     started: float,
     send: anyio.abc.ObjectSendStream[EngineRun],
@@ -92,7 +145,7 @@ async def _run_engine(
             log.exception("engine_build_failed", extra={"fields": {"engine": engine}})
             run.reason = "parse_failure"
         else:
-            await _exchange(client, job, request, run)
+            await _exchange(pools[engine], job, request, run)
         run.end_ms = (anyio.current_time() - started) * 1000
         with contextlib.suppress(anyio.BrokenResourceError):
             await send.send(run)
@@ -122,6 +175,9 @@ async def _exchange(
         run.reason = "request_failure"
         return
     run.latency_s = anyio.current_time() - sent
+    # An answer that came in as the deadline passed is not worth parsing: its search is
+    # cancelled, and the parse would only delay the other searches ending now.
+    await anyio.lowlevel.checkpoint_if_cancelled()
     parsed = read_answer(job.module, response.status_code, response.headers, body, job.search)
     if isinstance(parsed, EngineFailure):
         run.reason = parsed.reason
@@ -132,7 +188,7 @@ async def _exchange(
 
 
 async def run_engines(
-    client: httpx.AsyncClient, jobs: list[EngineJob], started: float, deadline_at: float
+    pools: EnginePools, jobs: list[EngineJob], started: float, deadline_at: float
 ) -> dict[str, EngineRun]:
     """Run every job; by ``deadline_at`` (anyio time) each has a run, timeouts included."""
     runs: dict[str, EngineRun] = {}
@@ -142,7 +198,7 @@ async def run_engines(
         with anyio.CancelScope(deadline=deadline_at):
             async with send:
                 for job in jobs:
-                    group.start_soon(_run_engine, client, job, started, send.clone())
+                    group.start_soon(_run_engine, pools, job, started, send.clone())
             async with receive:
                 async for run in receive:
                     runs[run.engine] = run
