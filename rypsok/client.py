@@ -86,7 +86,7 @@ class Client:
         self._fetcher: Any = None
 
     async def __aenter__(self) -> Client:
-        self._pools = self._engine_pools()
+        self._pools = self._engine_pools([engine.id for engine in self.config.usable_engines()])
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
@@ -236,7 +236,7 @@ class Client:
         runs = {}
         if jobs:
             try:
-                async with self._engine_session() as pools:
+                async with self._engine_session(jobs) as pools:
                     runs = await run_engines(pools, jobs, started, deadline_at)
             except BaseException:
                 # The call was cancelled (the client went away): a probe it carried must not
@@ -425,17 +425,17 @@ class Client:
         while len(self._returned_urls) > RETURNED_URLS_KEPT:
             self._returned_urls.popitem(last=False)
 
-    def _engine_pools(self) -> EnginePools:
-        return EnginePools(self.config.search.max_concurrent, USER_AGENT)
+    def _engine_pools(self, engine_ids: list[str]) -> EnginePools:
+        return EnginePools(engine_ids, self.config.search.max_concurrent, USER_AGENT)
 
     @contextlib.asynccontextmanager
-    async def _engine_session(self):
-        """The client's engine connection pools, or pools for this call when used outside
-        ``async with``."""
+    async def _engine_session(self, jobs: list[EngineJob]):
+        """The client's engine connection pools, or pools for this call's engines when the
+        client is used outside ``async with``."""
         if self._pools is not None:
             yield self._pools
             return
-        pools = self._engine_pools()
+        pools = self._engine_pools([job.config.id for job in jobs])
         try:
             yield pools
         finally:

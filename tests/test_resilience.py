@@ -281,8 +281,8 @@ def queries_seen(engines, engine_id: str, parameter: str) -> set[str]:
 async def test_many_searches_at_once_end_on_time_or_are_refused_busy(engines):
     """A generous max_concurrent: the pool, the deadline and admission must cope, not it."""
     engines.plays["wikipedia"] = Play(mode="hang")
-    engines.plays["duckduckgo"] = html_play("duckduckgo/search.html", delay_s=0.2)
-    engines.plays["marginalia"] = json_play("marginalia/search.json", delay_s=0.7)
+    engines.plays["marginalia"] = json_play("marginalia/search.json", delay_s=0.45)
+    engines.plays["duckduckgo"] = html_play("duckduckgo/search.html", delay_s=0.1)
     deadline_s = 0.5
     config = make_config(
         engines,
@@ -312,14 +312,14 @@ async def test_many_searches_at_once_end_on_time_or_are_refused_busy(engines):
                     call += 1
                     calls.append(await timed_search(client, f"caller {number} {call}"))
                     if calls[-1][2] == "busy":
-                        await anyio.sleep(0.25)
+                        await anyio.sleep(deadline_s)
 
             async with anyio.create_task_group() as group:
                 for number in range(count):
                     group.start_soon(caller, number)
 
         await burst(200)
-        await callers(96, 2.5)
+        await callers(64, 2.5)
     let_in = [(query, took, outcome) for query, took, outcome in calls if outcome != "busy"]
     refused = [(query, took) for query, took, outcome in calls if outcome == "busy"]
     late = [

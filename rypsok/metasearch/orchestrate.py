@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import ssl
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from types import ModuleType
 
@@ -27,6 +26,11 @@ from rypsok.engines.base import EngineFailure, EngineSearch, RawResult, read_ans
 log = logging.getLogger("rypsok.metasearch")
 
 MAX_ENGINE_BODY = 8 * 1024 * 1024
+KEPT_ALIVE_PER_ENGINE = 8
+"""Idle connections an engine's pool keeps while it holds no more than this many in all
+(beyond, httpcore closes each connection as it goes idle). Keep-alive spares a handshake,
+but httpcore walks every connection for each idle one on every request, answer and
+cancellation: with 64 idle connections that walk costs milliseconds per event."""
 
 
 class EnginePools:
@@ -45,32 +49,28 @@ class EnginePools:
     (the search deadline bounds every request).
     """
 
-    def __init__(self, connections: int, user_agent: str):
-        self._limits = httpx.Limits(
+    def __init__(self, engine_ids: Iterable[str], connections: int, user_agent: str):
+        # Built up front (at Client start), not on a search's clock: the TLS context and
+        # the first client's imports take tens of milliseconds.
+        limits = httpx.Limits(
             max_connections=connections,
-            # httpcore closes every idle connection while the pool holds more than this many
-            # connections in all, so anything lower turns each burst into reconnections.
-            max_keepalive_connections=connections,
+            max_keepalive_connections=min(connections, KEPT_ALIVE_PER_ENGINE),
         )
-        self._user_agent = user_agent
-        self._tls: ssl.SSLContext | None = None
-        self._clients: dict[str, httpx.AsyncClient] = {}
-
-    def __getitem__(self, engine_id: str) -> httpx.AsyncClient:
-        client = self._clients.get(engine_id)
-        if client is None:
-            if self._tls is None:
-                self._tls = httpx.create_ssl_context()
-            client = httpx.AsyncClient(
+        tls = httpx.create_ssl_context()
+        self._clients = {
+            engine_id: httpx.AsyncClient(
                 trust_env=False,
                 follow_redirects=False,
                 timeout=httpx.Timeout(None),
-                headers={"User-Agent": self._user_agent},
-                limits=self._limits,
-                verify=self._tls,
+                headers={"User-Agent": user_agent},
+                limits=limits,
+                verify=tls,
             )
-            self._clients[engine_id] = client
-        return client
+            for engine_id in engine_ids
+        }
+
+    def __getitem__(self, engine_id: str) -> httpx.AsyncClient:
+        return self._clients[engine_id]
 
     async def aclose(self) -> None:
         clients, self._clients = list(self._clients.values()), {}
