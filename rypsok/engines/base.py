@@ -64,11 +64,9 @@ class QueryLimit:
     amount: int
     unit: QueryUnit = "characters"
 
-    def size(self, query: str) -> int:
-        return len(query.encode("utf-8")) if self.unit == "bytes" else len(query)
-
     def admits(self, query: str) -> bool:
-        return self.size(query) <= self.amount
+        size = len(query.encode("utf-8")) if self.unit == "bytes" else len(query)
+        return size <= self.amount
 
 
 @dataclass(frozen=True)

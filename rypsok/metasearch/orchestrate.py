@@ -12,7 +12,9 @@ that admission lets in at once, so an engine request never queues behind another
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
+import ssl
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -33,6 +35,13 @@ but httpcore walks every connection for each idle one on every request, answer a
 cancellation: with 64 idle connections that walk costs milliseconds per event."""
 
 
+@functools.cache
+def _tls_context() -> ssl.SSLContext:
+    """One TLS context for every engine pool of the process: building one (loading the CA
+    bundle) takes tens of milliseconds, which pools made for a single call would pay."""
+    return httpx.create_ssl_context()
+
+
 class EnginePools:
     """One HTTP connection pool per engine, each with a connection for every search in flight.
 
@@ -42,21 +51,20 @@ class EnginePools:
     queued behind connections held by slow engines, and httpcore walks its whole queue
     against every connection on each request, answer and cancellation, so the
     cancellations at the deadline took seconds of CPU. Separate pools also keep a hanging
-    engine from holding connections another engine needs. All pools share one TLS context
-    (building one costs tens of milliseconds).
+    engine from holding connections another engine needs.
 
     Engines are operator-trusted endpoints: no proxy variables, no redirects, no timeout
     (the search deadline bounds every request).
     """
 
     def __init__(self, engine_ids: Iterable[str], connections: int, user_agent: str):
-        # Built up front (at Client start), not on a search's clock: the TLS context and
-        # the first client's imports take tens of milliseconds.
+        # Built up front (at Client start), not on a search's clock: the first client
+        # imports httpcore, and the TLS context loads the CA bundle.
         limits = httpx.Limits(
             max_connections=connections,
             max_keepalive_connections=min(connections, KEPT_ALIVE_PER_ENGINE),
         )
-        tls = httpx.create_ssl_context()
+        tls = _tls_context()
         self._clients = {
             engine_id: httpx.AsyncClient(
                 trust_env=False,
