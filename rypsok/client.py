@@ -10,21 +10,21 @@ import contextlib
 import datetime as dt
 import logging
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import anyio
-import httpx
 
 from rypsok import errors, validate
 from rypsok.config import Config, load_config
 from rypsok.engines.base import EngineSearch
 from rypsok.engines.registry import engine_module
 from rypsok.hygiene import secrets
-from rypsok.limits import Clock, ConcurrencyLimit, MinuteWindow
+from rypsok.limits import Clock, ConcurrencyLimit, MinuteWindow, OnTimeLimit
 from rypsok.metasearch import merge
 from rypsok.metasearch.cache import CacheKey, ResultCache
 from rypsok.metasearch.health import EngineHealth
-from rypsok.metasearch.orchestrate import EngineJob, EngineRun, run_engines
+from rypsok.metasearch.orchestrate import EngineJob, EnginePools, EngineRun, run_engines
 from rypsok.model import EngineState, FetchResponse, Notice, Notices, SearchResponse, StatusResponse
 from rypsok.net.egress import EgressPolicy
 from rypsok.version import USER_AGENT
@@ -33,6 +33,22 @@ log = logging.getLogger("rypsok.client")
 
 RETURNED_URLS_KEPT = 10_000
 STATIC_SKIP_ORDER = ("time_range", "language", "query_too_long")
+SEARCH_LATE_S = 0.1
+"""A search that ends this long after it could have ended narrows the admission window:
+a third of the 300 ms the deadline allows, so that a window doubled from calls on time
+stays within it with room for the machine's own jitter."""
+
+
+@dataclass
+class _SearchClock:
+    """When one search started, and when it could have ended at the earliest: its deadline,
+    or its last engine's answer if that came first."""
+
+    started: float
+    ready_at: float
+
+    def lag_s(self) -> float:
+        return anyio.current_time() - self.ready_at
 
 
 class Client:
@@ -61,19 +77,17 @@ class Client:
             "web_fetch": MinuteWindow(limits.web_fetch, clock),
             "engine_status": MinuteWindow(limits.engine_status, clock),
         }
-        self._concurrency = {
-            "web_search": ConcurrencyLimit(self.config.search.max_concurrent),
-            "web_fetch": ConcurrencyLimit(self.config.fetch.max_concurrent),
-        }
+        self._search_admission = OnTimeLimit(self.config.search.max_concurrent, SEARCH_LATE_S)
+        self._concurrency = {"web_fetch": ConcurrencyLimit(self.config.fetch.max_concurrent)}
         cache = self.config.cache
         self._cache = ResultCache(cache.ttl_s, cache.max_entries, clock) if cache.enabled else None
         self._returned_urls: collections.OrderedDict[str, None] = collections.OrderedDict()
         self._fetch_options = fetch_options or {}
-        self._http: httpx.AsyncClient | None = None
+        self._pools: EnginePools | None = None
         self._fetcher: Any = None
 
     async def __aenter__(self) -> Client:
-        self._http = _engine_http_client()
+        self._pools = self._engine_pools([engine.id for engine in self.config.usable_engines()])
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
@@ -83,9 +97,9 @@ class Client:
         if self._fetcher is not None:
             await self._fetcher.aclose()
             self._fetcher = None
-        if self._http is not None:
-            await self._http.aclose()
-            self._http = None
+        if self._pools is not None:
+            await self._pools.aclose()
+            self._pools = None
 
     # Tool calls by name, as the MCP server makes them.
 
@@ -185,7 +199,30 @@ class Client:
     async def _search(
         self, request: validate.SearchRequest, timeline: list[EngineRun] | None = None
     ) -> SearchResponse:
-        started = anyio.current_time()
+        """Admission (``busy`` beyond what ends on time, see OnTimeLimit), then the search."""
+        admission = self._search_admission.try_enter()
+        if admission is None:
+            raise errors.busy("web_search")
+        now = anyio.current_time()
+        clock = _SearchClock(started=now, ready_at=now)
+        try:
+            response = await self._admitted_search(request, timeline, clock)
+        except errors.ToolError:
+            self._search_admission.leave(admission, clock.lag_s())
+            raise
+        except BaseException:
+            self._search_admission.leave(admission, None)
+            raise
+        self._search_admission.leave(admission, clock.lag_s())
+        return response
+
+    async def _admitted_search(
+        self,
+        request: validate.SearchRequest,
+        timeline: list[EngineRun] | None,
+        clock: _SearchClock,
+    ) -> SearchResponse:
+        started = clock.started
         deadline_at = started + self.config.search.deadline_ms / 1000
         notices = Notices()
         query = self._query_after_secrets(request, notices)
@@ -202,8 +239,8 @@ class Client:
         runs = {}
         if jobs:
             try:
-                async with self._http_session() as http:
-                    runs = await run_engines(http, jobs, started, deadline_at)
+                async with self._engine_session(jobs) as pools:
+                    runs = await run_engines(pools, jobs, started, deadline_at)
             except BaseException:
                 # The call was cancelled (the client went away): a probe it carried must not
                 # leave its engine half-open for good.
@@ -211,6 +248,9 @@ class Client:
                     self._health[job.config.id].abandon_probe()
                 raise
         asked = [runs[job.config.id] for job in jobs]
+        if asked:
+            last_answer = started + max(run.end_ms or 0.0 for run in asked) / 1000
+            clock.ready_at = min(deadline_at, last_answer)
         if timeline is not None:
             timeline.extend(asked)
         self._record_health(asked)
@@ -259,7 +299,7 @@ class Client:
                 reason = "time_range"
             elif language != default_language and not honours_language:
                 reason = "language"
-            elif len(query) > info.max_query_chars:
+            elif not info.query_limit.admits(query):
                 reason = "query_too_long"
             elif (hit := self._cached(cache_key)) is not None:
                 at_ms = (anyio.current_time() - started) * 1000
@@ -388,14 +428,21 @@ class Client:
         while len(self._returned_urls) > RETURNED_URLS_KEPT:
             self._returned_urls.popitem(last=False)
 
+    def _engine_pools(self, engine_ids: list[str]) -> EnginePools:
+        return EnginePools(engine_ids, self.config.search.max_concurrent, USER_AGENT)
+
     @contextlib.asynccontextmanager
-    async def _http_session(self):
-        """The client's HTTP connection pool, or one for this call when used outside ``async with``."""
-        if self._http is not None:
-            yield self._http
+    async def _engine_session(self, jobs: list[EngineJob]):
+        """The client's engine connection pools, or pools for this call's engines when the
+        client is used outside ``async with``."""
+        if self._pools is not None:
+            yield self._pools
             return
-        async with _engine_http_client() as http:
-            yield http
+        pools = self._engine_pools([job.config.id for job in jobs])
+        try:
+            yield pools
+        finally:
+            await pools.aclose()
 
     # web_fetch
 
@@ -416,15 +463,3 @@ def given(**arguments: Any) -> dict[str, Any]:
     """The tool arguments of a library call: only those its caller gave. In Python ``None``
     says "not given"; in a tool call a JSON null is a value, and a wrong one (validate.py)."""
     return {name: value for name, value in arguments.items() if value is not None}
-
-
-def _engine_http_client() -> httpx.AsyncClient:
-    """Engines are operator-trusted endpoints: no proxy variables, no redirects, no timeout
-    (the search deadline bounds every request)."""
-    return httpx.AsyncClient(
-        trust_env=False,
-        follow_redirects=False,
-        timeout=httpx.Timeout(None),
-        headers={"User-Agent": USER_AGENT},
-        limits=httpx.Limits(max_connections=64, max_keepalive_connections=16),
-    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import collections
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 
 Clock = Callable[[], float]
 
@@ -59,3 +60,66 @@ class ConcurrencyLimit:
 
     def leave(self) -> None:
         self.in_flight -= 1
+
+
+@dataclass(frozen=True)
+class Admission:
+    """What one call was let in under; handed back to :meth:`OnTimeLimit.leave`."""
+
+    cut: int
+    """How many times the window had been cut when the call came in."""
+    crowded: bool
+    """Other calls were in flight."""
+    window_used: bool
+    """The call filled at least half the window."""
+
+
+class OnTimeLimit:
+    """Calls in flight: at most ``limit``, and fewer while calls end late.
+
+    The deadline is a contract, so a call the process cannot finish in time is refused at
+    the door rather than answered late. How many calls finish in time depends on the
+    machine and its load, so the window of calls let in at once is learned from how late
+    calls end (``lag``: seconds past the moment the call could have ended, its deadline
+    or its last engine's answer, whichever came first):
+
+    - it starts at ``min(limit, start)``;
+    - a call that ends within ``late_s`` and filled at least half the window widens it
+      by one, so a round of such calls doubles it; after the first cut, by one per round;
+    - a call later than ``late_s`` that shared the process with other calls halves it,
+      once per round: calls let in before the last cut do not cut again. A call late on
+      its own says nothing about concurrency and changes nothing.
+
+    Lag grows with the calls that end together, so doubling a window whose calls ended
+    within ``late_s`` keeps them within about twice that.
+    """
+
+    def __init__(self, limit: int, late_s: float, start: int = 8):
+        self.limit = limit
+        self.late_s = late_s
+        self.window = float(min(limit, start))
+        self.in_flight = 0
+        self._cuts = 0
+
+    def try_enter(self) -> Admission | None:
+        if self.in_flight >= max(1, int(self.window)):
+            return None
+        self.in_flight += 1
+        return Admission(
+            cut=self._cuts,
+            crowded=self.in_flight > 1,
+            window_used=self.in_flight * 2 >= self.window,
+        )
+
+    def leave(self, admission: Admission, lag_s: float | None) -> None:
+        """``lag_s`` is None when the call did not run to its end (it was cancelled)."""
+        self.in_flight -= 1
+        if lag_s is None:
+            return
+        if lag_s > self.late_s:
+            if admission.crowded and admission.cut == self._cuts:
+                self.window = max(1.0, self.window / 2)
+                self._cuts += 1
+        elif admission.window_used:
+            step = 1.0 if self._cuts == 0 else 1.0 / self.window
+            self.window = min(float(self.limit), self.window + step)

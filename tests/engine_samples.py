@@ -24,5 +24,11 @@ ERROR_PAGE = b"""<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head
 <body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>"""
 
 
+MOJEEK_CHALLENGE = "mojeek/captcha_200.html"
+"""Mojeek's ALTCHA proof-of-work page, which it serves under 200 instead of results: the
+widget, ``/captcha/challenge`` and ``/captcha/verify`` as clients that solve it read
+them (SearXNG's mojeek engine since 2026-09); the surrounding markup is reconstructed."""
+
+
 def fixture(engine: str, name: str) -> bytes:
     return (FIXTURES / engine / name).read_bytes()

@@ -31,7 +31,9 @@ from rypsok.engines.base import (
     EngineFailure,
     EngineInfo,
     EngineSearch,
+    QueryLimit,
     RawResult,
+    read_answer,
 )
 from tests.engine_samples import CAPTCHA_PAGE, ERROR_PAGE, NOW, SINCE_DATE, USER_AGENT, fixture
 
@@ -83,7 +85,8 @@ def parse(
     headers: dict[str, str] | None = None,
     search: EngineSearch | None = None,
 ) -> list[RawResult] | EngineFailure:
-    return module.parse(status, httpx.Headers(headers or {}), body, search or make_search())
+    """The answer as the orchestrator reads it: the engine's parse, then the shared checks."""
+    return read_answer(module, status, httpx.Headers(headers or {}), body, search or make_search())
 
 
 def params(request: httpx.Request) -> dict[str, str]:
@@ -130,7 +133,8 @@ def test_engine_module_shape(name: str) -> None:
     assert info.id == name
     assert info.categories and info.categories <= set(CATEGORIES)
     assert info.time_ranges <= set(TIME_RANGES)
-    assert isinstance(info.max_query_chars, int) and info.max_query_chars > 0
+    assert isinstance(info.query_limit.amount, int) and info.query_limit.amount > 0
+    assert info.query_limit.unit in ("characters", "bytes")
     assert isinstance(info.rate_per_minute, int) and info.rate_per_minute > 0
     assert not info.credential_required or info.credential_env
     assert info.docs.startswith("https://")
@@ -172,24 +176,40 @@ def test_engine_module_shape(name: str) -> None:
         "module",
         "categories",
         "time_ranges",
-        "max_query_chars",
+        "query_limit",
         "credential_env",
         "attribution",
         "rate",
     ),
     [
-        (wikipedia, {"general"}, set(), 300, None, True, 60),
-        (hackernews, {"news"}, set(TIME_RANGES), 128, None, False, 166),
-        (arxiv, {"science"}, set(TIME_RANGES), 300, None, False, 20),
-        (github, {"code"}, set(TIME_RANGES), 256, "GITHUB_TOKEN", False, 10),
-        (stackexchange, {"code"}, set(TIME_RANGES), 250, "STACKEXCHANGE_KEY", True, 1),
+        (wikipedia, {"general"}, set(), QueryLimit(300, "characters"), None, True, 60),
+        (hackernews, {"news"}, set(TIME_RANGES), QueryLimit(512, "bytes"), None, False, 166),
+        (arxiv, {"science"}, set(TIME_RANGES), QueryLimit(300, "characters"), None, False, 20),
+        (
+            github,
+            {"code"},
+            set(TIME_RANGES),
+            QueryLimit(256, "characters"),
+            "GITHUB_TOKEN",
+            False,
+            10,
+        ),
+        (
+            stackexchange,
+            {"code"},
+            set(TIME_RANGES),
+            QueryLimit(250, "characters"),
+            "STACKEXCHANGE_KEY",
+            True,
+            1,
+        ),
     ],
 )
 def test_engine_info(
     module: ModuleType,
     categories: set[str],
     time_ranges: set[str],
-    max_query_chars: int,
+    query_limit: QueryLimit,
     credential_env: str | None,
     attribution: bool,
     rate: int,
@@ -197,7 +217,7 @@ def test_engine_info(
     info = module.INFO
     assert info.categories == categories
     assert info.time_ranges == time_ranges
-    assert info.max_query_chars == max_query_chars
+    assert info.query_limit == query_limit
     assert info.credential_env == credential_env
     assert info.credential_required is False
     assert info.attribution is attribution

@@ -27,7 +27,14 @@ from rypsok.engines import (
     openalex,
     searxng,
 )
-from rypsok.engines.base import TIME_RANGES, EngineFailure, EngineSearch, RawResult
+from rypsok.engines.base import (
+    TIME_RANGES,
+    EngineFailure,
+    EngineSearch,
+    QueryLimit,
+    RawResult,
+    read_answer,
+)
 from tests.engine_samples import CAPTCHA_PAGE, ERROR_PAGE, NOW, SINCE_DATE, USER_AGENT, fixture
 
 SEARXNG_ENDPOINT = "https://searx.example.org"
@@ -88,7 +95,8 @@ def parse(
     headers: dict[str, str] | None = None,
     search: EngineSearch | None = None,
 ) -> list[RawResult] | EngineFailure:
-    return module.parse(status, httpx.Headers(headers or {}), body, search or make_search())
+    """The answer as the orchestrator reads it: the engine's parse, then the shared checks."""
+    return read_answer(module, status, httpx.Headers(headers or {}), body, search or make_search())
 
 
 # --- INFO ------------------------------------------------------------------------------------
@@ -100,22 +108,22 @@ def parse(
         "category",
         "endpoint",
         "time_ranges",
-        "max_query_chars",
+        "query_limit",
         "credential_env",
         "required",
         "attribution",
         "rate",
     ),
     [
-        (duckduckgo, "general", "https://html.duckduckgo.com", TIME_RANGES, 499, None, False, False, 10),
-        (mojeek, "general", "https://www.mojeek.com", TIME_RANGES, 400, None, False, False, 6),
-        (marginalia, "general", "https://api2.marginalia-search.com", (), 400, "MARGINALIA_API_KEY", False, True, 10),
-        (brave, "general", "https://api.search.brave.com", TIME_RANGES, 400, "BRAVE_API_KEY", True, False, 60),
-        (searxng, "general", "", TIME_RANGES, 400, None, False, False, 60),
-        (brave_news, "news", "https://api.search.brave.com", TIME_RANGES, 400, "BRAVE_API_KEY", True, False, 60),
-        (gdelt, "news", "https://api.gdeltproject.org", ("day", "week", "month"), 300, None, False, False, 12),
-        (crossref, "science", "https://api.crossref.org", TIME_RANGES, 400, None, False, False, 60),
-        (openalex, "science", "https://api.openalex.org", TIME_RANGES, 400, "OPENALEX_API_KEY", True, False, 60),
+        (duckduckgo, "general", "https://html.duckduckgo.com", TIME_RANGES, QueryLimit(499, "characters"), None, False, False, 10),
+        (mojeek, "general", "https://www.mojeek.com", TIME_RANGES, QueryLimit(400, "characters"), None, False, False, 6),
+        (marginalia, "general", "https://api2.marginalia-search.com", (), QueryLimit(400, "characters"), "MARGINALIA_API_KEY", False, True, 10),
+        (brave, "general", "https://api.search.brave.com", TIME_RANGES, QueryLimit(400, "characters"), "BRAVE_API_KEY", True, False, 60),
+        (searxng, "general", "", TIME_RANGES, QueryLimit(400, "characters"), None, False, False, 60),
+        (brave_news, "news", "https://api.search.brave.com", TIME_RANGES, QueryLimit(400, "characters"), "BRAVE_API_KEY", True, False, 60),
+        (gdelt, "news", "https://api.gdeltproject.org", ("day", "week", "month"), QueryLimit(300, "characters"), None, False, False, 12),
+        (crossref, "science", "https://api.crossref.org", TIME_RANGES, QueryLimit(400, "characters"), None, False, False, 60),
+        (openalex, "science", "https://api.openalex.org", TIME_RANGES, QueryLimit(400, "characters"), "OPENALEX_API_KEY", True, False, 60),
     ],
     ids=lambda value: value.INFO.id if isinstance(value, ModuleType) else None,
 )  # fmt: skip
@@ -124,7 +132,7 @@ def test_engine_info(
     category: str,
     endpoint: str,
     time_ranges: tuple[str, ...],
-    max_query_chars: int,
+    query_limit: QueryLimit,
     credential_env: str | None,
     required: bool,
     attribution: bool,
@@ -134,7 +142,7 @@ def test_engine_info(
     assert info.categories == {category}
     assert info.default_endpoint == endpoint
     assert info.time_ranges == set(time_ranges)
-    assert info.max_query_chars == max_query_chars
+    assert info.query_limit == query_limit
     assert info.credential_env == credential_env
     assert info.credential_required is required
     assert info.attribution is attribution
@@ -847,8 +855,13 @@ def test_mojeek_403_page_is_blocked() -> None:
     assert parse(mojeek, fixture("mojeek", "blocked_403.html"), 403) == EngineFailure("blocked")
 
 
+@pytest.mark.parametrize("body", [CAPTCHA_PAGE, fixture("mojeek", "captcha_200.html")])
+def test_mojeek_challenge_pages_under_200_are_blocked(body: bytes) -> None:
+    assert parse(mojeek, body) == EngineFailure("blocked")
+
+
 def test_mojeek_page_without_results_or_search_form_is_parse_failure() -> None:
-    assert parse(mojeek, CAPTCHA_PAGE) == EngineFailure("parse_failure")
+    assert parse(mojeek, ERROR_PAGE) == EngineFailure("parse_failure")
 
 
 @pytest.mark.parametrize("name", ["error_qpm_limit.txt", "error_daily_limit.txt"])

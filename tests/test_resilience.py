@@ -6,11 +6,14 @@ in-flight half-open probe uses a real (short) engine delay.
 
 from __future__ import annotations
 
+import urllib.parse
+
 import anyio
 import pytest
 
 from rypsok import Client, ToolError
 from rypsok.engines.base import RawResult
+from rypsok.limits import OnTimeLimit
 from rypsok.metasearch.cache import CacheKey, ResultCache
 from rypsok.probe import probe
 from tests.conftest import make_config
@@ -245,3 +248,155 @@ async def test_a_cancelled_probe_does_not_leave_the_engine_half_open(engines):
         response = await client.search("asyncio", category="code")
     assert notices_of(response, "engine_skipped") == []
     assert response.outcome == "ok"
+
+
+# Admission: every call let in ends on time, the rest are refused busy at once.
+
+GENERAL = {"wikipedia", "duckduckgo", "marginalia"}
+SPEC_SLACK_S = 0.3
+
+
+def html_play(path: str, **kwargs) -> Play:
+    return json_play(path, headers={"Content-Type": "text/html"}, **kwargs)
+
+
+async def timed_search(client, query: str) -> tuple[str, float, str]:
+    """(the query, seconds the call took, its outcome or its error's reason)."""
+    started = anyio.current_time()
+    try:
+        outcome = (await client.search(query)).outcome
+    except ToolError as exc:
+        assert exc.kind == "unavailable", exc
+        outcome = exc.detail["reason"]
+    return query, anyio.current_time() - started, outcome
+
+
+def queries_seen(engines, engine_id: str, parameter: str) -> set[str]:
+    return {
+        dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(seen.path).query))[parameter]
+        for seen in engines.requests_for(engine_id)
+    }
+
+
+async def test_many_searches_at_once_end_on_time_or_are_refused_busy(engines):
+    """A generous max_concurrent: the pool, the deadline and admission must cope, not it."""
+    engines.plays["wikipedia"] = Play(mode="hang")
+    engines.plays["marginalia"] = json_play("marginalia/search.json", delay_s=0.45)
+    engines.plays["duckduckgo"] = html_play("duckduckgo/search.html", delay_s=0.1)
+    deadline_s = 0.5
+    config = make_config(
+        engines,
+        GENERAL,
+        {engine_id: {"rate_per_minute": 100_000} for engine_id in GENERAL},
+        search={"deadline_ms": 500, "max_concurrent": 512},
+        limits={"web_search": 100_000},
+        breaker={"failures": 100_000},
+    )
+    calls: list[tuple[float, str]] = []
+    async with Client(config) as client:
+
+        async def burst(count: int) -> None:
+            async def one(i: int) -> None:
+                calls.append(await timed_search(client, f"burst {i}"))
+
+            async with anyio.create_task_group() as group:
+                for i in range(count):
+                    group.start_soon(one, i)
+
+        async def callers(count: int, seconds: float) -> None:
+            stop = anyio.current_time() + seconds
+
+            async def caller(number: int) -> None:
+                call = 0
+                while anyio.current_time() < stop:
+                    call += 1
+                    calls.append(await timed_search(client, f"caller {number} {call}"))
+                    if calls[-1][2] == "busy":
+                        await anyio.sleep(deadline_s)
+
+            async with anyio.create_task_group() as group:
+                for number in range(count):
+                    group.start_soon(caller, number)
+
+        await burst(200)
+        await callers(64, 2.5)
+    let_in = [(query, took, outcome) for query, took, outcome in calls if outcome != "busy"]
+    refused = [(query, took) for query, took, outcome in calls if outcome == "busy"]
+    late = [
+        (query, round(took - deadline_s, 3))
+        for query, took, _ in let_in
+        if took > deadline_s + SPEC_SLACK_S
+    ]
+    assert late == []
+    assert all(took <= deadline_s + SPEC_SLACK_S for _, took in refused)
+    assert {outcome for _, _, outcome in let_in} <= {"ok", "partial", "deadline"}
+    assert len(let_in) >= 8 and refused
+    # A refused call is refused at the door: nothing of it reaches an engine.
+    sent = queries_seen(engines, "wikipedia", "srsearch") | queries_seen(
+        engines, "marginalia", "query"
+    )
+    assert sent <= {query for query, _, _ in let_in}
+    assert sent.isdisjoint(query for query, _ in refused)
+
+
+def test_the_window_starts_small_and_grows_with_calls_on_time():
+    """A call on time widens the window by one if, when it came in, it made the calls in
+    flight at least half the window; so a full round roughly doubles it."""
+    limit = OnTimeLimit(limit=100, late_s=0.1, start=4)
+    admitted = [limit.try_enter() for _ in range(6)]
+    assert [a is not None for a in admitted] == [True] * 4 + [False] * 2
+    for admission in admitted[:4]:
+        limit.leave(admission, 0.02)
+    assert limit.window == 7  # the first call alone used a quarter of the window
+    round_two = [limit.try_enter() for _ in range(7)]
+    assert None not in round_two and limit.try_enter() is None
+    for admission in round_two:
+        limit.leave(admission, 0.09)
+    assert limit.window == 7 + 4
+    limit.leave(limit.try_enter(), 0.0)  # one call alone: the window was not in use
+    assert limit.window == 11
+
+
+def test_a_late_crowded_call_halves_the_window_once_per_round():
+    limit = OnTimeLimit(limit=100, late_s=0.1, start=8)
+    admitted = [limit.try_enter() for _ in range(8)]
+    for admission in admitted:
+        limit.leave(admission, 0.25)
+    assert limit.window == 4  # the calls let in before the cut do not cut again
+    later = [limit.try_enter() for _ in range(4)]
+    assert None not in later and limit.try_enter() is None
+    limit.leave(later[1], 0.2)
+    assert limit.window == 2
+    # After the first cut the window grows by one per round of calls on time.
+    for admission in (later[0], later[2], later[3]):
+        limit.leave(admission, 0.0)
+    assert 2 < limit.window < 3
+
+
+def test_a_late_call_alone_says_nothing_about_concurrency():
+    limit = OnTimeLimit(limit=8, late_s=0.1, start=8)
+    for _ in range(5):
+        limit.leave(limit.try_enter(), 2.0)
+    assert limit.window == 8
+    # Nor does a cancelled call.
+    first, second = limit.try_enter(), limit.try_enter()
+    limit.leave(second, None)
+    limit.leave(first, None)
+    assert limit.window == 8 and limit.in_flight == 0
+
+
+def test_the_window_never_passes_max_concurrent_nor_shuts_the_door():
+    limit = OnTimeLimit(limit=3, late_s=0.1, start=8)
+    assert limit.window == 3
+    for _ in range(10):
+        admitted = [limit.try_enter() for _ in range(3)]
+        for admission in admitted:
+            limit.leave(admission, 0.0)
+    assert limit.window == 3
+    for _ in range(10):
+        admitted = [limit.try_enter(), limit.try_enter()]
+        for admission in admitted:
+            if admission is not None:
+                limit.leave(admission, 1.0)
+    one = limit.try_enter()
+    assert one is not None and limit.try_enter() is None

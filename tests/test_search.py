@@ -6,6 +6,7 @@ Every outcome, notice code and search error has a test here that fails if the co
 from __future__ import annotations
 
 import json
+import urllib.parse
 
 import anyio
 import pytest
@@ -13,10 +14,12 @@ import pytest
 import rypsok
 import rypsok.library
 from rypsok import Client, ToolError
-from rypsok.engines.registry import engine_module
+from rypsok.engines.base import QueryLimit
+from rypsok.engines.registry import ENGINE_IDS, engine_module
 from tests.conftest import config_data, make_config
 from tests.engine_bodies import github_body, stackexchange_body
-from tests.engine_servers import Play, json_play
+from tests.engine_samples import CAPTCHA_PAGE, MOJEEK_CHALLENGE
+from tests.engine_servers import Play, fixture, json_play
 from tests.mcp_harness import write_toml
 
 pytestmark = pytest.mark.anyio
@@ -150,8 +153,8 @@ EMPTY_DDG_PAGE = Play(
 
 
 async def test_query_too_long_skips_that_engine_and_no_engine_when_all_skip(engines):
-    assert engine_module("wikipedia").INFO.max_query_chars < 350
-    assert engine_module("duckduckgo").INFO.max_query_chars >= 350
+    assert engine_module("wikipedia").INFO.query_limit == QueryLimit(300, "characters")
+    assert engine_module("duckduckgo").INFO.query_limit == QueryLimit(499, "characters")
     engines.plays["duckduckgo"] = EMPTY_DDG_PAGE
     query = ("tokio " * 60)[:350]
     response = await search(make_config(engines, {"wikipedia", "duckduckgo"}), query=query)
@@ -162,6 +165,63 @@ async def test_query_too_long_skips_that_engine_and_no_engine_when_all_skip(engi
         await search(make_config(engines, {"wikipedia"}), query=query)
     assert raised.value.kind == "unavailable"
     assert raised.value.detail == {"reason": "no_engine", "parameter": "query"}
+
+
+def sent_query(engines, engine_id: str) -> str:
+    (seen,) = engines.requests_for(engine_id)
+    return dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(seen.path).query))["query"]
+
+
+async def test_a_400_character_english_query_reaches_hackernews(engines):
+    """Algolia counts 512 bytes; 400 ASCII characters are 400 bytes."""
+    engines.plays["hackernews"] = json_play("hackernews/search.json")
+    query = ("structured concurrency in python " * 13)[:399] + "x"
+    assert len(query) == 400
+    response = await search(
+        make_config(engines, {"hackernews", "gdelt"}), query=query, category="news"
+    )
+    assert response.outcome == "ok"
+    assert response.results
+    skipped = [(n.engine, n.reason) for n in response.notices if n.code == "engine_skipped"]
+    assert skipped == [("gdelt", "query_too_long")]
+    assert sent_query(engines, "hackernews") == query
+    assert engines.requests_for("gdelt") == []
+
+
+async def test_a_query_over_512_utf8_bytes_skips_hackernews_only(engines):
+    """210 characters are within every character limit of news, 570 bytes are not within
+    Algolia's 512."""
+    engines.plays["gdelt"] = json_play("gdelt/search.json")
+    query = ("日本語の検索 " * 30).strip()
+    assert len(query) == 209 and len(query.encode()) == 569
+    response = await search(
+        make_config(engines, {"hackernews", "gdelt"}), query=query, category="news"
+    )
+    assert response.outcome == "ok"
+    skipped = [(n.engine, n.reason) for n in response.notices if n.code == "engine_skipped"]
+    assert skipped == [("hackernews", "query_too_long")]
+    assert engines.requests_for("hackernews") == []
+    assert sent_query(engines, "gdelt").startswith("日本語の検索 日本語の検索")
+    with pytest.raises(ToolError) as raised:
+        await search(make_config(engines, {"hackernews"}), query=query, category="news")
+    assert raised.value.detail == {"reason": "no_engine", "parameter": "query"}
+
+
+@pytest.mark.parametrize(
+    ("engine_id", "fits", "too_long"),
+    [
+        ("hackernews", "é" * 256, "é" * 257),  # 512 and 514 bytes
+        ("hackernews", "a" * 400, "日" * 171),  # 400 bytes; 171 characters, 513 bytes
+        ("wikipedia", "日" * 300, "a" * 301),  # characters, whatever their bytes
+        ("github", "日" * 256, "a" * 257),
+        ("duckduckgo", "é" * 499, "a" * 500),
+    ],
+    ids=["hackernews-512-bytes", "hackernews-ascii-cjk", "wikipedia", "github", "duckduckgo"],
+)
+def test_each_engine_judges_the_query_in_its_own_unit(engine_id, fits, too_long):
+    limit = engine_module(engine_id).INFO.query_limit
+    assert limit.admits(fits)
+    assert not limit.admits(too_long)
 
 
 async def test_time_range_skip_and_no_engine(engines):
@@ -421,3 +481,44 @@ async def test_chat_turn_layout_is_judged_before_whitespace_is_collapsed(engines
     response = await search(code_config(engines), category="code")
     assert [(n.code, n.count) for n in response.notices] == [("instruction_like_content", 1)]
     assert "\n" not in response.results[0].snippet
+
+
+# A block page under 200: every engine, through the one door its answers take.
+
+KEYS = {"BRAVE_API_KEY": "test-key", "OPENALEX_API_KEY": "test-key"}
+ANSWERING_PARTNER = {
+    "general": ("wikipedia", "wikipedia/search.json"),
+    "news": ("hackernews", "hackernews/search.json"),
+    "science": ("crossref", "crossref/search.json"),
+    "code": ("github", "github/search.json"),
+}
+SECOND_PARTNER = {
+    "wikipedia": ("marginalia", "marginalia/search.json"),
+    "hackernews": ("gdelt", "gdelt/search.json"),
+    "crossref": ("arxiv", "arxiv/search.xml"),
+    "github": ("stackexchange", "stackexchange/search.json"),
+}
+BLOCK_PAGES = [(engine_id, "captcha", CAPTCHA_PAGE) for engine_id in ENGINE_IDS] + [
+    ("mojeek", "altcha", fixture(MOJEEK_CHALLENGE))
+]
+
+
+@pytest.mark.parametrize(
+    ("engine_id", "page"),
+    [(engine_id, body) for engine_id, _, body in BLOCK_PAGES],
+    ids=[f"{engine_id}-{name}" for engine_id, name, _ in BLOCK_PAGES],
+)
+async def test_a_block_page_under_200_is_blocked_for_every_engine(engines, engine_id, page):
+    (category,) = engine_module(engine_id).INFO.categories
+    partner, partner_fixture = ANSWERING_PARTNER[category]
+    if partner == engine_id:
+        partner, partner_fixture = SECOND_PARTNER[engine_id]
+    engines.plays[engine_id] = Play(body=page, headers={"Content-Type": "text/html"})
+    engines.plays[partner] = json_play(partner_fixture)
+    config = make_config(engines, {engine_id, partner}, env=KEYS)
+    response = await search(config, category=category)
+    assert len(engines.requests_for(engine_id)) == 1
+    assert response.outcome == "partial"
+    unavailable = [(n.engine, n.reason) for n in response.notices if n.code == "engine_unavailable"]
+    assert unavailable == [(engine_id, "blocked")]
+    assert response.results

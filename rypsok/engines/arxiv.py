@@ -22,11 +22,11 @@ from .base import (
     EngineFailure,
     EngineInfo,
     EngineSearch,
+    QueryLimit,
     RawResult,
     endpoint_url,
     failure_for_status,
     iso_date,
-    unreadable_body_failure,
 )
 
 INFO = EngineInfo(
@@ -35,14 +35,14 @@ INFO = EngineInfo(
     default_endpoint="https://export.arxiv.org",
     time_ranges=frozenset(TIME_RANGES),
     languages=frozenset(),
-    max_query_chars=300,
+    query_limit=QueryLimit(300),
     credential_env=None,
     credential_required=False,
     attribution=False,
     rate_per_minute=20,
     docs="https://info.arxiv.org/help/api/user-manual.html",
 )
-"""max_query_chars: arXiv documents no limit; 300 matches Wikipedia's and keeps URLs short."""
+"""query_limit: arXiv documents none; 300 characters match Wikipedia's and keep URLs short."""
 
 _PATH = "/api/query"
 _MAX_RESULTS = 2000
@@ -116,7 +116,7 @@ def parse(
     if failure is not None:
         return failure
     if feed is None:
-        return unreadable_body_failure(body)
+        return EngineFailure("parse_failure")
     results = []
     for entry in entries:
         title = entry.findtext(f"{_ATOM}title")

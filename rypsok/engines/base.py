@@ -13,6 +13,9 @@ Each engine module defines exactly:
     ``endpoint`` is the operator's (or the default) base URL, possibly holding
     ``{lang}``; the module appends its documented path.
 ``parse(status, headers, body, search) -> list[RawResult] | EngineFailure``
+    the engine's own reading: its format, its documented errors. Nothing calls it
+    directly: every answer goes through :func:`read_answer`, which runs the block-page
+    check before a ``parse_failure`` stands.
 """
 
 from __future__ import annotations
@@ -20,7 +23,9 @@ from __future__ import annotations
 import datetime as dt
 import email.utils
 import json
+import logging
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any, Literal
 
 import httpx
@@ -46,6 +51,27 @@ MAX_BODY_BYTES = 8 * 1024 * 1024
 """The most an engine's answer may hold, decoded (docs/engines.md, "Failures"): no API here
 sends more than a few hundred KiB for its largest page of results."""
 
+log = logging.getLogger("rypsok.engines")
+
+QueryUnit = Literal["characters", "bytes"]
+
+
+@dataclass(frozen=True)
+class QueryLimit:
+    """An engine's bound on the query, in the unit the engine counts.
+
+    ``characters`` are code points (Python's ``len``, PHP's ``mb_strlen``); ``bytes`` are
+    the bytes of the query encoded as UTF-8, as the engine receives it once the URL
+    encoding is undone (Algolia counts so).
+    """
+
+    amount: int
+    unit: QueryUnit = "characters"
+
+    def admits(self, query: str) -> bool:
+        size = len(query.encode("utf-8")) if self.unit == "bytes" else len(query)
+        return size <= self.amount
+
 
 @dataclass(frozen=True)
 class EngineInfo:
@@ -55,7 +81,9 @@ class EngineInfo:
     time_ranges: frozenset[str] = frozenset()
     languages: frozenset[str] = frozenset()
     """Language codes honoured; ``{ANY_LANGUAGE}`` for any; empty for none."""
-    max_query_chars: int = 400
+    query_limit: QueryLimit = QueryLimit(400)
+    """The documented bound on the query (rypsok's call-wide 400 characters where the
+    engine documents none); longer queries are skipped with ``query_too_long``."""
     credential_env: str | None = None
     credential_required: bool = False
     attribution: bool = False
@@ -161,20 +189,48 @@ BLOCK_PAGE_MARKERS = (
     b"are you a robot",
     b"unusual traffic",
     b"access denied",
+    b"altcha-widget",  # Mojeek's proof-of-work challenge
 )
 
 
-def unreadable_body_failure(body: bytes) -> EngineFailure:
-    """A page instead of the API's answer: ``blocked`` for a CAPTCHA or block page, else
+BLOCK_PAGE_SCAN_BYTES = 256 * 1024
+"""How much of an unreadable body is searched for block markers: challenge pages put
+kilobytes of inline style and script before their text."""
+
+
+def _block_page_or_parse_failure(body: bytes) -> EngineFailure:
+    """A body the engine could not read: ``blocked`` for a CAPTCHA or block page, else
     ``parse_failure``."""
-    lowered = body[:20000].lower()
+    lowered = body[:BLOCK_PAGE_SCAN_BYTES].lower()
     if any(marker in lowered for marker in BLOCK_PAGE_MARKERS):
         return EngineFailure("blocked")
     return EngineFailure("parse_failure")
 
 
+def read_answer(
+    module: ModuleType, status: int, headers: httpx.Headers, body: bytes, search: EngineSearch
+) -> list[RawResult] | EngineFailure:
+    """The one way from an engine's answer to results or a failure.
+
+    The engine's ``parse`` reads its format and its documented errors. Whatever it cannot
+    read (``parse_failure``, or an exception inside the module, which is logged) may be a
+    CAPTCHA or block page served under 2xx by any engine, so the block-page check runs
+    here, for every engine, before a ``parse_failure`` stands.
+    """
+    try:
+        answer = module.parse(status, headers, body, search)
+    except Exception:
+        log.warning(
+            "engine_parse_failed", extra={"fields": {"engine": module.INFO.id}}, exc_info=True
+        )
+        answer = EngineFailure("parse_failure")
+    if isinstance(answer, EngineFailure) and answer.reason == "parse_failure":
+        return _block_page_or_parse_failure(body)
+    return answer
+
+
 def load_json(body: bytes) -> Any:
-    """Parse JSON or raise ValueError (the orchestrator turns it into parse_failure)."""
+    """Parse JSON or raise ValueError (``read_answer`` turns it into parse_failure)."""
     return json.loads(body)
 
 

@@ -16,7 +16,7 @@ Choices:
 - ``search_lang`` takes Brave's own codes (``jp`` for Japanese, ``zh-hans``,
   ``pt-br`` …): the languages below are mapped to them.
 - ``date`` comes from ``page_age`` (ISO-like); ``age`` is prose.
-- ``max_query_chars`` is the documented 400. Brave's second limit, 50 words,
+- ``query_limit`` is the documented 400 characters. Brave's second limit, 50 words,
   is not enforced here: cutting words would change the question silently,
   so a longer query gets Brave's 422 and a ``request_failure``.
 - ``rate_per_minute`` is 60, the documented 1 request per second of the
@@ -38,6 +38,7 @@ from .base import (
     EngineFailure,
     EngineInfo,
     EngineSearch,
+    QueryLimit,
     RawResult,
     endpoint_url,
     failure_for_status,
@@ -45,7 +46,6 @@ from .base import (
     load_json,
     retry_after_seconds,
     strip_html,
-    unreadable_body_failure,
 )
 
 _FRESHNESS = {"day": "pd", "week": "pw", "month": "pm", "year": "py"}
@@ -94,7 +94,7 @@ INFO = EngineInfo(
     default_endpoint="https://api.search.brave.com",
     time_ranges=frozenset(_FRESHNESS),
     languages=_LANGUAGES,
-    max_query_chars=400,
+    query_limit=QueryLimit(400),
     credential_env="BRAVE_API_KEY",
     credential_required=True,
     attribution=False,
@@ -195,7 +195,7 @@ def parse(
     try:
         document = load_json(body)
     except ValueError:
-        return unreadable_body_failure(body)
+        return EngineFailure("parse_failure")
     if not isinstance(document, dict) or document.get("type") != "search":
         return EngineFailure("parse_failure")
     web = document.get("web")

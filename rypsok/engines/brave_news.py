@@ -8,7 +8,7 @@ https://api-dashboard.search.brave.com/app/documentation/news-search/responses
 mapping, errors and the 50-word note are brave's (see ``brave.py``).
 
 Choices: ``count`` is ``search.max_results`` up to 50; ``date`` is
-``page_age``; ``rate_per_minute`` 60 and ``max_query_chars`` 400 as for brave
+``page_age``; ``rate_per_minute`` 60 and ``query_limit`` 400 characters as for brave
 (one key and one plan serve both).
 """
 
@@ -20,9 +20,9 @@ from .base import (
     EngineFailure,
     EngineInfo,
     EngineSearch,
+    QueryLimit,
     RawResult,
     load_json,
-    unreadable_body_failure,
 )
 from .brave import _FRESHNESS, _LANGUAGES, _failure, _request, _result
 
@@ -32,7 +32,7 @@ INFO = EngineInfo(
     default_endpoint="https://api.search.brave.com",
     time_ranges=frozenset(_FRESHNESS),
     languages=_LANGUAGES,
-    max_query_chars=400,
+    query_limit=QueryLimit(400),
     credential_env="BRAVE_API_KEY",
     credential_required=True,
     attribution=False,
@@ -57,7 +57,7 @@ def parse(
     try:
         document = load_json(body)
     except ValueError:
-        return unreadable_body_failure(body)
+        return EngineFailure("parse_failure")
     if not isinstance(document, dict) or document.get("type") != "news":
         return EngineFailure("parse_failure")
     items = document.get("results")

@@ -20,8 +20,8 @@ Choices:
   as YYYY-MM-DD, so it is left out rather than padded with invented days.
 - ``rate_per_minute`` is 60: list queries in the public pool get 1 request per
   second, one at a time.
-- ``max_query_chars`` is 400: no limit is documented, so rypsok's default
-  bound stands.
+- ``query_limit`` is 400 characters: no limit is documented, so rypsok's
+  call-wide bound stands.
 """
 
 from __future__ import annotations
@@ -36,12 +36,12 @@ from .base import (
     EngineFailure,
     EngineInfo,
     EngineSearch,
+    QueryLimit,
     RawResult,
     endpoint_url,
     failure_for_status,
     load_json,
     strip_html,
-    unreadable_body_failure,
 )
 
 INFO = EngineInfo(
@@ -50,7 +50,7 @@ INFO = EngineInfo(
     default_endpoint="https://api.crossref.org",
     time_ranges=frozenset({"day", "week", "month", "year"}),
     languages=frozenset(),
-    max_query_chars=400,
+    query_limit=QueryLimit(400),
     credential_env=None,
     credential_required=False,
     attribution=False,
@@ -87,7 +87,7 @@ def parse(
     try:
         document = load_json(body)
     except ValueError:
-        return unreadable_body_failure(body)
+        return EngineFailure("parse_failure")
     if not isinstance(document, dict) or document.get("status") != "ok":
         return EngineFailure("parse_failure")
     message = document.get("message")

@@ -18,7 +18,8 @@ Choices:
 - No date is read: the timestamp some result blocks carry is undocumented.
 - ``rate_per_minute`` is 10: no limit is published and DuckDuckGo blocks an IP
   for about an hour when it sees too many requests.
-- ``max_query_chars`` is 499: DuckDuckGo rejects longer queries.
+- ``query_limit`` is 499 characters: DuckDuckGo rejects longer queries (SearXNG
+  counts code points: "DDG does not accept queries with more than 499 chars").
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from .base import (
     EngineFailure,
     EngineInfo,
     EngineSearch,
+    QueryLimit,
     RawResult,
     endpoint_url,
     failure_for_status,
@@ -44,7 +46,7 @@ INFO = EngineInfo(
     default_endpoint="https://html.duckduckgo.com",
     time_ranges=frozenset({"day", "week", "month", "year"}),
     languages=frozenset(),
-    max_query_chars=499,
+    query_limit=QueryLimit(499),
     credential_env=None,
     credential_required=False,
     attribution=False,

@@ -18,7 +18,7 @@ Choices:
 - ``date`` is ``seendate`` (``YYYYMMDDTHHMMSSZ``, when GDELT saw the article);
   there is no snippet.
 - ``rate_per_minute`` is 12: GDELT asks for one request every 5 seconds.
-- ``max_query_chars`` is 300: no limit is documented; this leaves room for the
+- ``query_limit`` is 300 characters: no limit is documented; this leaves room for the
   ``sourcelang:`` operator and stays clear of queries GDELT times out on.
 - Errors arrive as plain text, usually under HTTP 200: the rate-limit text is
   ``rate_limited`` whatever the status, any other text ``parse_failure``.
@@ -37,11 +37,11 @@ from .base import (
     EngineFailure,
     EngineInfo,
     EngineSearch,
+    QueryLimit,
     RawResult,
     endpoint_url,
     failure_for_status,
     retry_after_seconds,
-    unreadable_body_failure,
 )
 
 _SOURCE_LANGUAGES = {
@@ -69,7 +69,7 @@ INFO = EngineInfo(
     default_endpoint="https://api.gdeltproject.org",
     time_ranges=_TIME_RANGES,
     languages=frozenset(_SOURCE_LANGUAGES),
-    max_query_chars=300,
+    query_limit=QueryLimit(300),
     credential_env=None,
     credential_required=False,
     attribution=False,
@@ -118,12 +118,12 @@ def parse(
     if failure is not None:
         return failure
     if not is_json:
-        return unreadable_body_failure(body)
+        return EngineFailure("parse_failure")
     try:
         # GDELT's JSON sometimes holds raw control characters inside strings.
         document = json.loads(body.decode("utf-8", errors="replace"), strict=False)
     except ValueError:
-        return unreadable_body_failure(body)
+        return EngineFailure("parse_failure")
     if not isinstance(document, dict):
         return EngineFailure("parse_failure")
     items = document.get("articles", [])

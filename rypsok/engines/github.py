@@ -20,13 +20,13 @@ from .base import (
     EngineFailure,
     EngineInfo,
     EngineSearch,
+    QueryLimit,
     RawResult,
     endpoint_url,
     failure_for_status,
     iso_date,
     load_json,
     retry_after_seconds,
-    unreadable_body_failure,
 )
 
 INFO = EngineInfo(
@@ -35,7 +35,7 @@ INFO = EngineInfo(
     default_endpoint="https://api.github.com",
     time_ranges=frozenset(TIME_RANGES),
     languages=frozenset(),
-    max_query_chars=256,
+    query_limit=QueryLimit(256),
     credential_env="GITHUB_TOKEN",
     credential_required=False,
     attribution=False,
@@ -100,7 +100,7 @@ def parse(
     if failure is not None:
         return failure
     if data is None:
-        return unreadable_body_failure(body)
+        return EngineFailure("parse_failure")
     items = data.get("items") if isinstance(data, dict) else None
     if not isinstance(items, list):
         return EngineFailure("parse_failure")

@@ -16,13 +16,13 @@ from .base import (
     EngineFailure,
     EngineInfo,
     EngineSearch,
+    QueryLimit,
     RawResult,
     endpoint_url,
     failure_for_status,
     iso_date,
     load_json,
     strip_html,
-    unreadable_body_failure,
 )
 
 INFO = EngineInfo(
@@ -31,14 +31,16 @@ INFO = EngineInfo(
     default_endpoint="https://hn.algolia.com",
     time_ranges=frozenset(TIME_RANGES),
     languages=frozenset(),
-    max_query_chars=128,
+    query_limit=QueryLimit(512, "bytes"),
     credential_env=None,
     credential_required=False,
     attribution=False,
     rate_per_minute=166,
     docs="https://hn.algolia.com/api",
 )
-"""max_query_chars: Algolia's 512-byte query limit at 4 UTF-8 bytes per character."""
+"""query_limit: Algolia takes query strings of up to 512 bytes (UTF-8), so a 400-character
+English query passes and 200 CJK characters (600 bytes) do not
+(https://www.algolia.com/doc/api-reference/api-parameters/query)."""
 
 _PATH = "/api/v1/search"
 _MAX_HITS = 1000
@@ -67,7 +69,7 @@ def parse(
     try:
         data = load_json(body)
     except ValueError:
-        return unreadable_body_failure(body)
+        return EngineFailure("parse_failure")
     hits = data.get("hits") if isinstance(data, dict) else None
     if not isinstance(hits, list):
         return EngineFailure("parse_failure")

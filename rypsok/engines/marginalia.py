@@ -13,8 +13,8 @@ Choices:
   server but its effect is undocumented), so both sets are empty.
 - ``count`` is ``search.max_results`` (the API takes 1 to 100).
 - No date: results carry none.
-- ``max_query_chars`` is 400: no limit is documented, so rypsok's default
-  bound stands.
+- ``query_limit`` is 400 characters: no limit is documented, so rypsok's
+  call-wide bound stands.
 - ``rate_per_minute`` is 10: no number is published and the docs warn that the
   shared ``public`` key "often hits a rate limit".
 - The limiter answers 429 (``QPM Limit Exceeded`` / ``Daily Limit Exceeded``):
@@ -33,11 +33,11 @@ from .base import (
     EngineFailure,
     EngineInfo,
     EngineSearch,
+    QueryLimit,
     RawResult,
     endpoint_url,
     failure_for_status,
     load_json,
-    unreadable_body_failure,
 )
 
 INFO = EngineInfo(
@@ -46,7 +46,7 @@ INFO = EngineInfo(
     default_endpoint="https://api2.marginalia-search.com",
     time_ranges=frozenset(),
     languages=frozenset(),
-    max_query_chars=400,
+    query_limit=QueryLimit(400),
     credential_env="MARGINALIA_API_KEY",
     credential_required=False,
     attribution=True,
@@ -77,7 +77,7 @@ def parse(
     try:
         document = load_json(body)
     except ValueError:
-        return unreadable_body_failure(body)
+        return EngineFailure("parse_failure")
     items = document.get("results") if isinstance(document, dict) else None
     if not isinstance(items, list):
         return EngineFailure("parse_failure")

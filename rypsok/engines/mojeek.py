@@ -15,10 +15,12 @@ Choices:
 - No date is read: the page shows none that is documented.
 - ``rate_per_minute`` is 6: no limit is published; about ten quick requests
   from one IP earn a 403 that lasts minutes.
-- ``max_query_chars`` is 400: Mojeek documents no limit, so rypsok's default
-  bound stands.
+- ``query_limit`` is 400 characters: Mojeek documents no limit, so rypsok's
+  call-wide bound stands.
 - A 403 is ``blocked`` (the shared rule). A page with neither a result list
-  nor Mojeek's search form is an unknown page (``parse_failure``).
+  nor Mojeek's search form is not Mojeek's results page: ``parse_failure`` here,
+  which ``base.read_answer`` turns into ``blocked`` when it is a challenge (Mojeek
+  serves its ALTCHA proof-of-work page under 200).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from .base import (
     EngineFailure,
     EngineInfo,
     EngineSearch,
+    QueryLimit,
     RawResult,
     endpoint_url,
     failure_for_status,
@@ -42,7 +45,7 @@ INFO = EngineInfo(
     default_endpoint="https://www.mojeek.com",
     time_ranges=frozenset({"day", "week", "month", "year"}),
     languages=frozenset(),
-    max_query_chars=400,
+    query_limit=QueryLimit(400),
     credential_env=None,
     credential_required=False,
     attribution=False,

@@ -22,8 +22,8 @@ Choices:
 - ``date`` is ``publication_date``.
 - ``rate_per_minute`` is 60. OpenAlex allows 100 requests a second, but a free
   key's daily budget covers about 1,000 searches, so this stays modest.
-- ``max_query_chars`` is 400: no limit is documented, so rypsok's default
-  bound stands.
+- ``query_limit`` is 400 characters: no limit is documented, so rypsok's
+  call-wide bound stands.
 - A 403 whose body speaks of the rate limit is OpenAlex's per-second limit:
   ``rate_limited``; any other 403 is ``blocked``.
 """
@@ -39,6 +39,7 @@ from .base import (
     EngineFailure,
     EngineInfo,
     EngineSearch,
+    QueryLimit,
     RawResult,
     endpoint_url,
     failure_for_status,
@@ -46,7 +47,6 @@ from .base import (
     load_json,
     retry_after_seconds,
     strip_html,
-    unreadable_body_failure,
 )
 
 INFO = EngineInfo(
@@ -55,7 +55,7 @@ INFO = EngineInfo(
     default_endpoint="https://api.openalex.org",
     time_ranges=frozenset({"day", "week", "month", "year"}),
     languages=frozenset({ANY_LANGUAGE}),
-    max_query_chars=400,
+    query_limit=QueryLimit(400),
     credential_env="OPENALEX_API_KEY",
     credential_required=True,
     attribution=False,
@@ -100,7 +100,7 @@ def parse(
     try:
         document = load_json(body)
     except ValueError:
-        return unreadable_body_failure(body)
+        return EngineFailure("parse_failure")
     items = document.get("results") if isinstance(document, dict) else None
     if not isinstance(items, list):
         return EngineFailure("parse_failure")

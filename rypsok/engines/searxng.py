@@ -15,8 +15,8 @@ Choices:
   ``search.max_results``.
 - ``date`` comes from ``publishedDate`` (null or ISO 8601).
 - ``content`` is plain text already, so it is not run through ``strip_html``.
-- ``rate_per_minute`` 60 and ``max_query_chars`` 400: both depend on the
-  instance; these are rypsok's defaults and the operator can change them.
+- ``rate_per_minute`` 60 and ``query_limit`` 400 characters: both depend on
+  the instance; these are rypsok's defaults (the operator can change the rate).
 - An empty ``results`` with ``unresponsive_engines`` listed means the
   instance's own engines failed, not that nothing matched: a
   ``request_failure``, so the caller is not told to change their words.
@@ -33,12 +33,12 @@ from .base import (
     EngineFailure,
     EngineInfo,
     EngineSearch,
+    QueryLimit,
     RawResult,
     endpoint_url,
     failure_for_status,
     iso_date,
     load_json,
-    unreadable_body_failure,
 )
 
 _TIME_RANGES = frozenset({"day", "week", "month", "year"})
@@ -49,7 +49,7 @@ INFO = EngineInfo(
     default_endpoint="",
     time_ranges=_TIME_RANGES,
     languages=frozenset({ANY_LANGUAGE}),
-    max_query_chars=400,
+    query_limit=QueryLimit(400),
     credential_env=None,
     credential_required=False,
     attribution=False,
@@ -77,7 +77,7 @@ def parse(
     try:
         document = load_json(body)
     except ValueError:
-        return unreadable_body_failure(body)
+        return EngineFailure("parse_failure")
     items = document.get("results") if isinstance(document, dict) else None
     if not isinstance(items, list):
         return EngineFailure("parse_failure")

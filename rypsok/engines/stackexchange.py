@@ -25,13 +25,13 @@ from .base import (
     EngineFailure,
     EngineInfo,
     EngineSearch,
+    QueryLimit,
     RawResult,
     endpoint_url,
     failure_for_status,
     iso_date,
     load_json,
     strip_html,
-    unreadable_body_failure,
 )
 
 INFO = EngineInfo(
@@ -40,14 +40,14 @@ INFO = EngineInfo(
     default_endpoint="https://api.stackexchange.com",
     time_ranges=frozenset(TIME_RANGES),
     languages=frozenset(),
-    max_query_chars=250,
+    query_limit=QueryLimit(250),
     credential_env="STACKEXCHANGE_KEY",
     credential_required=False,
     attribution=True,
     rate_per_minute=1,
     docs="https://api.stackexchange.com/docs/advanced-search",
 )
-"""max_query_chars: the API documents no limit; 250 is a conservative choice.
+"""query_limit: the API documents none; 250 characters is a conservative choice.
 rate_per_minute: 300 a day is 0.2 a minute; 1 is the smallest budget, and the
 daily quota itself comes back as ``throttle_violation`` with its wait."""
 
@@ -121,7 +121,7 @@ def parse(
     if failure is not None:
         return failure
     if data is None:
-        return unreadable_body_failure(body)
+        return EngineFailure("parse_failure")
     items = data.get("items") if isinstance(data, dict) else None
     if not isinstance(items, list):
         return EngineFailure("parse_failure")

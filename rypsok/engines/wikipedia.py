@@ -7,6 +7,8 @@ https://foundation.wikimedia.org/wiki/Policy:Wikimedia_Foundation_User-Agent_Pol
 
 The language picks the wiki (``{lang}.wikipedia.org``). Results carry no date:
 the only timestamp MediaWiki gives is the last edit, not a publication date.
+``query_limit`` is CirrusSearch's 300 characters (``CirrusSearchMaxFullTextQueryLength``,
+counted with ``mb_strlen``: code points).
 """
 
 from __future__ import annotations
@@ -21,13 +23,13 @@ from .base import (
     EngineFailure,
     EngineInfo,
     EngineSearch,
+    QueryLimit,
     RawResult,
     endpoint_url,
     failure_for_status,
     load_json,
     retry_after_seconds,
     strip_html,
-    unreadable_body_failure,
 )
 
 INFO = EngineInfo(
@@ -36,7 +38,7 @@ INFO = EngineInfo(
     default_endpoint="https://{lang}.wikipedia.org",
     time_ranges=frozenset(),
     languages=frozenset({ANY_LANGUAGE}),
-    max_query_chars=300,
+    query_limit=QueryLimit(300),
     credential_env=None,
     credential_required=False,
     attribution=True,
@@ -144,7 +146,7 @@ def parse(
     if failure is not None:
         return failure
     if data is None:
-        return unreadable_body_failure(body)
+        return EngineFailure("parse_failure")
     query = data.get("query") if isinstance(data, dict) else None
     hits = query.get("search") if isinstance(query, dict) else None
     if not isinstance(hits, list):

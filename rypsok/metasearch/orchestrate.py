@@ -4,13 +4,18 @@ One task group per search inside a cancel scope at the deadline. Each engine
 runs as a child task that reports into a memory channel; the parent collects
 until every engine reported or the deadline passed, then cancels whatever is
 left. Nothing outlives the call.
+
+Each engine has its own connection pool (:class:`EnginePools`), sized for every search
+that admission lets in at once, so an engine request never queues behind another.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
-from collections.abc import Hashable
+import ssl
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from types import ModuleType
 
@@ -18,7 +23,13 @@ import anyio
 import httpx
 
 from rypsok.config import EngineConfig
-from rypsok.engines.base import MAX_BODY_BYTES, EngineFailure, EngineSearch, RawResult
+from rypsok.engines.base import (
+    MAX_BODY_BYTES,
+    EngineFailure,
+    EngineSearch,
+    RawResult,
+    read_answer,
+)
 from rypsok.net.body import (
     ACCEPT_ENCODING,
     CLIENT_FAILURES,
@@ -28,6 +39,63 @@ from rypsok.net.body import (
 )
 
 log = logging.getLogger("rypsok.metasearch")
+
+KEPT_ALIVE_PER_ENGINE = 8
+"""Idle connections an engine's pool keeps while it holds no more than this many in all
+(beyond, httpcore closes each connection as it goes idle). Keep-alive spares a handshake,
+but httpcore walks every connection for each idle one on every request, answer and
+cancellation: with 64 idle connections that walk costs milliseconds per event."""
+
+
+@functools.cache
+def _tls_context() -> ssl.SSLContext:
+    """One TLS context for every engine pool of the process: building one (loading the CA
+    bundle) takes tens of milliseconds, which pools made for a single call would pay."""
+    return httpx.create_ssl_context()
+
+
+class EnginePools:
+    """One HTTP connection pool per engine, each with a connection for every search in flight.
+
+    A search sends at most one request to each engine, so with ``connections`` equal to the
+    number of searches admitted at once no request ever waits for a connection. That wait
+    is what broke the deadline under load with one shared pool of 64: hundreds of requests
+    queued behind connections held by slow engines, and httpcore walks its whole queue
+    against every connection on each request, answer and cancellation, so the
+    cancellations at the deadline took seconds of CPU. Separate pools also keep a hanging
+    engine from holding connections another engine needs.
+
+    Engines are operator-trusted endpoints: no proxy variables, no redirects, no timeout
+    (the search deadline bounds every request).
+    """
+
+    def __init__(self, engine_ids: Iterable[str], connections: int, user_agent: str):
+        # Built up front (at Client start), not on a search's clock: the first client
+        # imports httpcore, and the TLS context loads the CA bundle.
+        limits = httpx.Limits(
+            max_connections=connections,
+            max_keepalive_connections=min(connections, KEPT_ALIVE_PER_ENGINE),
+        )
+        tls = _tls_context()
+        self._clients = {
+            engine_id: httpx.AsyncClient(
+                trust_env=False,
+                follow_redirects=False,
+                timeout=httpx.Timeout(None),
+                headers={"User-Agent": user_agent},
+                limits=limits,
+                verify=tls,
+            )
+            for engine_id in engine_ids
+        }
+
+    def __getitem__(self, engine_id: str) -> httpx.AsyncClient:
+        return self._clients[engine_id]
+
+    async def aclose(self) -> None:
+        clients, self._clients = list(self._clients.values()), {}
+        for client in clients:
+            await client.aclose()
 
 
 @dataclass
@@ -66,7 +134,7 @@ class EngineRun:
 
 
 async def _run_engine(
-    client: httpx.AsyncClient,
+    pools: EnginePools,
     job: EngineJob,
     started: float,
     send: anyio.abc.ObjectSendStream[EngineRun],
@@ -82,7 +150,7 @@ async def _run_engine(
             log.exception("engine_build_failed", extra={"fields": {"engine": engine}})
             run.reason = "parse_failure"
         else:
-            await _exchange(client, job, request, run)
+            await _exchange(pools[engine], job, request, run)
         run.end_ms = (anyio.current_time() - started) * 1000
         with contextlib.suppress(anyio.BrokenResourceError):
             await send.send(run)
@@ -116,12 +184,10 @@ async def _exchange(
         run.reason = "request_failure"
         return
     run.latency_s = anyio.current_time() - sent
-    try:
-        parsed = job.module.parse(response.status_code, response.headers, body, job.search)
-    except Exception:
-        log.warning("engine_parse_failed", extra={"fields": {"engine": run.engine}}, exc_info=True)
-        run.reason = "parse_failure"
-        return
+    # An answer that came in as the deadline passed is not worth parsing: its search is
+    # cancelled, and the parse would only delay the other searches ending now.
+    await anyio.lowlevel.checkpoint_if_cancelled()
+    parsed = read_answer(job.module, response.status_code, response.headers, body, job.search)
     if isinstance(parsed, EngineFailure):
         run.reason = parsed.reason
         run.retry_after_s = parsed.retry_after_s
@@ -131,7 +197,7 @@ async def _exchange(
 
 
 async def run_engines(
-    client: httpx.AsyncClient, jobs: list[EngineJob], started: float, deadline_at: float
+    pools: EnginePools, jobs: list[EngineJob], started: float, deadline_at: float
 ) -> dict[str, EngineRun]:
     """Run every job; by ``deadline_at`` (anyio time) each has a run, timeouts included."""
     runs: dict[str, EngineRun] = {}
@@ -141,7 +207,7 @@ async def run_engines(
         with anyio.CancelScope(deadline=deadline_at):
             async with send:
                 for job in jobs:
-                    group.start_soon(_run_engine, client, job, started, send.clone())
+                    group.start_soon(_run_engine, pools, job, started, send.clone())
             async with receive:
                 async for run in receive:
                     runs[run.engine] = run
