@@ -28,7 +28,12 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("--config", metavar="PATH", help="the TOML configuration file")
         return p
 
-    with_config(sub.add_parser("serve", help="run the MCP server on stdio (the default)"))
+    serve = with_config(sub.add_parser("serve", help="run the MCP server on stdio (the default)"))
+    serve.add_argument(
+        "--http",
+        metavar="[HOST:]PORT",
+        help="serve Streamable HTTP at /mcp instead of stdio (default host 127.0.0.1)",
+    )
     probe = with_config(sub.add_parser("probe", help="one search with a per-engine timeline"))
     probe.add_argument("query")
     probe.add_argument("--category", choices=CATEGORIES)
@@ -88,6 +93,16 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"rypsok: {exc}", file=sys.stderr)
         return EXIT_CONFIG
+    if command == "serve" and (args.http or config.server.listen):
+        from rypsok import serve_http
+
+        try:
+            plan = serve_http.prepare(config, args.http)
+        except ConfigError as exc:
+            print(f"rypsok: {exc}", file=sys.stderr)
+            return EXIT_CONFIG
+        trio.run(serve_http.serve, config, plan)
+        return 0
     if command == "serve":
         from rypsok.server import serve_stdio
 
