@@ -218,6 +218,23 @@ async def test_request_bodies_are_bounded_and_the_server_keeps_serving(engines, 
     assert fine.json()["result"]["structuredContent"]["outcome"] == "ok"
 
 
+async def test_only_posts_reach_mcp_and_bad_json_is_a_jsonrpc_error(engines, tmp_path):
+    engines.plays["github"] = json_play("github/search.json")
+    engines.plays["stackexchange"] = json_play("stackexchange/search.json")
+    async with http_server(config_file(engines, tmp_path)) as (base, _):
+        async with httpx.AsyncClient(timeout=10) as http:
+            # stateless: no SSE stream to open and no session to delete
+            get = await http.get(f"{base}/mcp", headers={"Accept": "text/event-stream"})
+            delete = await http.delete(f"{base}/mcp")
+        garbled = await post_mcp(base, b"{not json")
+        fine = await post_mcp(base, rpc_call("web_search", {"query": QUERY, "category": "code"}))
+    assert (get.status_code, get.headers["Allow"]) == (405, "POST")
+    assert delete.status_code == 405
+    assert garbled.status_code == 400
+    assert garbled.json()["error"]["code"] == -32700
+    assert fine.json()["result"]["structuredContent"]["outcome"] == "ok"
+
+
 def samples(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
     found = {}
     for family in text_string_to_metric_families(text):

@@ -25,7 +25,7 @@ from mcp.shared.auth import ProtectedResourceMetadata
 from pydantic import AnyHttpUrl
 from starlette.middleware.authentication import AuthenticationMiddleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route, request_response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -102,7 +102,7 @@ def build_app(
         app = AuthenticationMiddleware(
             AuthContextMiddleware(app), backend=BearerAuthBackend(verifier)
         )
-    return AccessLog(app, metrics)
+    return AccessLog(PostOnly(app), metrics)
 
 
 def _healthz(client: Client):
@@ -135,6 +135,25 @@ def _root_metadata_route(auth: AuthSettings) -> Route:
         endpoint=cors_middleware(handler.handle, ["GET", "OPTIONS"]),
         methods=["GET", "OPTIONS"],
     )
+
+
+class PostOnly:
+    """405 for GET and DELETE on /mcp, as the transport spec allows a server without an SSE
+    stream or sessions: in stateless mode the SDK would hold a GET open forever."""
+
+    def __init__(self, app: ASGIApp):
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["path"] == MCP_PATH and scope["method"] != "POST":
+            response = PlainTextResponse(
+                "Method Not Allowed: POST JSON-RPC messages to /mcp",
+                status_code=405,
+                headers={"Allow": "POST"},
+            )
+            await response(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
 
 
 class AccessLog:
