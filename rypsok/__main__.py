@@ -93,11 +93,12 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"rypsok: {exc}", file=sys.stderr)
         return EXIT_CONFIG
-    if command == "serve" and (args.http or config.server.listen):
+    listen = getattr(args, "http", None)  # (no subcommand: no --http)
+    if command == "serve" and (listen or config.server.listen):
         from rypsok import serve_http
 
         try:
-            plan = serve_http.prepare(config, args.http)
+            plan = serve_http.prepare(config, listen)
         except ConfigError as exc:
             print(f"rypsok: {exc}", file=sys.stderr)
             return EXIT_CONFIG

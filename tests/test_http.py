@@ -144,6 +144,33 @@ def test_refusals_at_start_exit_2_naming_the_key(engines, tmp_path):
     assert TOKEN not in done.stderr
 
 
+async def test_listen_in_the_file_serves_http_without_the_flag(engines, tmp_path):
+    port = free_port()
+    path = config_file(engines, tmp_path, server={"listen": f"127.0.0.1:{port}"})
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rypsok", "serve", "--config", str(path)],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        async with httpx.AsyncClient() as http:
+            with anyio.fail_after(30):
+                while True:
+                    try:
+                        health = await http.get(f"http://127.0.0.1:{port}/healthz")
+                        break
+                    except httpx.TransportError:
+                        await anyio.sleep(0.05)
+        assert health.json()["status"] == "ok"
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=15) == 0
+    finally:
+        process.kill()
+
+
 # --- one running server -----------------------------------------------------------------
 
 
