@@ -54,6 +54,7 @@ async def measure(config_path: Path, rounds: int, warmup: int, searches: int, co
     latency: dict[str, list[float]] = {"stdio": [], "http": []}
     per_s: dict[str, list[float]] = {"stdio": [], "http": []}
     cpu: dict[str, list[float]] = {"stdio": [], "http": []}
+    client_cpu: dict[str, list[float]] = {"stdio": [], "http": []}
     async with contextlib.AsyncExitStack() as stack:
         stdio = await stack.enter_async_context(c.mcp_session(c.rypsok_parameters(config_path)))
         stdio_pid = c.child_process("rypsok", "serve", str(config_path)).pid  # before the other
@@ -71,11 +72,12 @@ async def measure(config_path: Path, rounds: int, warmup: int, searches: int, co
         for _ in range(2):
             for way in ("stdio", "http"):
                 await in_parallel(calls[way], concurrency * 2, concurrency)
-                before, start = c.cpu_seconds(pids[way]), c.clock()
+                before, own, start = c.cpu_seconds(pids[way]), c.cpu_seconds(), c.clock()
                 await in_parallel(calls[way], searches, concurrency)
                 per_s[way].append(searches / (c.clock() - start))
                 cpu[way].append((c.cpu_seconds(pids[way]) - before) / searches)
-    return latency, per_s, cpu
+                client_cpu[way].append((c.cpu_seconds() - own) / searches)
+    return latency, per_s, cpu, client_cpu
 
 
 def main() -> int:
@@ -103,7 +105,7 @@ def main() -> int:
         )
         data["server"] = {"tokens_env": "RYPSOK_TOKENS"}  # (config_data's first parameter)
         config_path = c.write_config(data, Path(folder) / "rypsok.toml")
-        latency, per_s, cpu = trio.run(
+        latency, per_s, cpu, client_cpu = trio.run(
             measure, config_path, rounds, warmup, searches, args.concurrency
         )
     added = [h - s for h, s in zip(latency["http"], latency["stdio"], strict=True)]
@@ -122,9 +124,14 @@ def main() -> int:
     )
     print(f"throughput: {searches} searches per round, {args.concurrency} in flight, 2 rounds")
     c.table(
-        ["transport", "searches/s", "server CPU ms/search"],
+        ["transport", "searches/s", "server CPU ms/search", "client CPU ms/search"],
         [
-            [way, f"{c.median(per_s[way]):.1f}", c.ms(c.median(cpu[way]))]
+            [
+                way,
+                f"{c.median(per_s[way]):.1f}",
+                c.ms(c.median(cpu[way])),
+                c.ms(c.median(client_cpu[way])),
+            ]
             for way in ("stdio", "http")
         ],
     )

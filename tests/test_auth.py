@@ -18,9 +18,11 @@ from typing import Any
 
 import httpx
 import jwt
+import mcp
 import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
 from jwt.algorithms import RSAAlgorithm
+from mcp.client.streamable_http import streamable_http_client
 
 from rypsok.config import ConfigError, ServerConfig, read_tokens
 from rypsok.serve_http.auth import StaticTokens
@@ -28,6 +30,7 @@ from tests.conftest import config_data
 from tests.engine_servers import json_play
 from tests.mcp_harness import (
     free_port,
+    http_client,
     http_server,
     http_session,
     post_mcp,
@@ -163,9 +166,9 @@ async def test_per_token_limits_hold_on_top_of_the_process_limits(engines, tmp_p
         engines,
         tmp_path,
         server={"tokens_env": "RYPSOK_TOKENS"},
-        limits={"web_search": 3, "per_token": {"web_search": 2}},
+        limits={"web_search": 3, "per_token": {"web_search": 2, "engine_status": 1}},
     )
-    env = {"RYPSOK_TOKENS": f"alice:{ALICE},bob:{BOB}"}
+    env = {"RYPSOK_TOKENS": f"alice:{ALICE},bob:{BOB},carol:{CAROL}"}
 
     def error_of(result) -> dict[str, Any] | None:
         payload = structured(result)
@@ -175,6 +178,9 @@ async def test_per_token_limits_hold_on_top_of_the_process_limits(engines, tmp_p
         http_server(path, env) as (base, _),
         http_session(f"{base}/mcp", ALICE) as alice,
         http_session(f"{base}/mcp", BOB) as bob,
+        # the 2026-07-28 protocol (mcp.Client's default) names the token the same way
+        http_client(CAROL) as carol_http,
+        mcp.Client(streamable_http_client(f"{base}/mcp", http_client=carol_http)) as carol,
     ):
         arguments = {"query": "quokka", "category": "code"}
         assert error_of(await alice.call_tool("web_search", arguments)) is None
@@ -183,13 +189,14 @@ async def test_per_token_limits_hold_on_top_of_the_process_limits(engines, tmp_p
         # alice's refused call spent nothing of the process budget: bob still gets one
         assert error_of(await bob.call_tool("web_search", arguments)) is None
         process = error_of(await bob.call_tool("web_search", arguments))
-        # no per-token bound on engine_status
-        status = error_of(await alice.call_tool("engine_status", {}))
-    assert own is not None and process is not None
-    for error in (own, process):
+        # one engine_status per token: alice's does not spend carol's
+        assert error_of(await alice.call_tool("engine_status", {})) is None
+        assert error_of(await carol.call_tool("engine_status", {})) is None
+        carols = error_of(await carol.call_tool("engine_status", {}))
+    assert own is not None and process is not None and carols is not None
+    for error in (own, process, carols):
         assert (error["kind"], error["detail"]["reason"]) == ("unavailable", "rate_limited")
         assert 0 < error["detail"]["retry_after_ms"] <= 60_000
-    assert status is None
     assert len(engines.seen) == 3 * 2
 
 
