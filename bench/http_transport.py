@@ -51,7 +51,12 @@ def searcher(session):
 
 async def measure(config_path: Path, rounds: int, warmup: int, searches: int, concurrency: int):
     env = {"RYPSOK_TOKENS": f"bench:{TOKEN}"}
-    latency: dict[str, list[float]] = {"stdio": [], "http": []}
+    latency: dict[str, list[float]] = {
+        "stdio": [],
+        "http": [],
+        "stdio status": [],
+        "http status": [],
+    }
     per_s: dict[str, list[float]] = {"stdio": [], "http": []}
     cpu: dict[str, list[float]] = {"stdio": [], "http": []}
     client_cpu: dict[str, list[float]] = {"stdio": [], "http": []}
@@ -62,6 +67,7 @@ async def measure(config_path: Path, rounds: int, warmup: int, searches: int, co
         http = await stack.enter_async_context(c.http_mcp_session(f"{base}/mcp", TOKEN))
         calls = {"stdio": searcher(stdio), "http": searcher(http)}
         pids = {"stdio": stdio_pid, "http": http_pid}
+        sessions = {"stdio": stdio, "http": http}
         for i in range(warmup):
             await calls["stdio"](i)
             await calls["http"](i)
@@ -69,6 +75,10 @@ async def measure(config_path: Path, rounds: int, warmup: int, searches: int, co
             order = ("stdio", "http") if i % 2 else ("http", "stdio")
             for way in order:
                 latency[way].append(await calls[way](i))
+            for way in order:
+                start = c.clock()
+                await sessions[way].call_tool("engine_status", {})
+                latency[f"{way} status"].append(c.clock() - start)
         for _ in range(2):
             for way in ("stdio", "http"):
                 await in_parallel(calls[way], concurrency * 2, concurrency)
@@ -109,8 +119,14 @@ def main() -> int:
             measure, config_path, rounds, warmup, searches, args.concurrency
         )
     added = [h - s for h, s in zip(latency["http"], latency["stdio"], strict=True)]
+    status_added = [
+        h - s for h, s in zip(latency["http status"], latency["stdio status"], strict=True)
+    ]
     print(f"engines: {', '.join(GENERAL_ENGINES)}; 20 results each after {args.delay_ms} ms")
-    print(f"latency: {rounds} sequential calls of each, interleaved (after {warmup} warm-up)")
+    print(
+        f"latency: {rounds} sequential calls of each, interleaved (after {warmup} warm-up); "
+        "engine_status asks no engine: the transport alone"
+    )
     c.table(
         ["ms", "median", "p90", "p99", "max"],
         [
@@ -119,6 +135,9 @@ def main() -> int:
                 ("stdio call", latency["stdio"]),
                 ("http call", latency["http"]),
                 ("added by http (paired)", added),
+                ("engine_status, stdio", latency["stdio status"]),
+                ("engine_status, http", latency["http status"]),
+                ("engine_status added by http", status_added),
             ]
         ],
     )
