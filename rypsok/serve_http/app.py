@@ -29,12 +29,12 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route, request_response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from rypsok import __version__
 from rypsok.client import Client
 from rypsok.config import Config, is_loopback
 from rypsok.serve_http.auth import Verifier
 from rypsok.serve_http.metrics import Metrics
 from rypsok.server import build_server
+from rypsok.version import __version__
 
 log = logging.getLogger("rypsok.http")
 

@@ -20,8 +20,8 @@ import httpx
 import jwt
 from mcp.server.auth.provider import AccessToken
 
-from rypsok import USER_AGENT
 from rypsok.config import ServerConfig, StaticToken
+from rypsok.version import USER_AGENT
 
 log = logging.getLogger("rypsok.http")
 
