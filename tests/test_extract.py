@@ -342,6 +342,20 @@ def test_heading_permalink_marks_are_dropped():
     assert markdown_of(body).startswith("## Budget\n\nThe committee met")
 
 
+def test_a_page_whose_best_candidate_is_the_body_is_read_whole():
+    # Four equal blocks straight in <body>: the body outscores each of them and three of
+    # them score within 25% of it, which readability's move up would take above <body>.
+    part = "word " * 110 + ", , , , , ,"
+    html = "<html><body>" + "".join(f"<div><p>Part {i}: {part}</p></div>" for i in range(4))
+    markdown = extract_html(html + "</body></html>", BASE).markdown
+    assert [line.split(":")[0] for line in markdown.split("\n\n")] == [
+        "Part 0",
+        "Part 1",
+        "Part 2",
+        "Part 3",
+    ]
+
+
 def test_a_page_of_navigation_only_has_no_main_content():
     body = "<nav><ul>" + "".join(f"<li><a href='/{i}'>Item {i}</a></li>" for i in range(9))
     assert markdown_of(body + "</ul></nav>") == ""

@@ -750,7 +750,10 @@ def _promote(
     top: etree._Element, scores: dict[etree._Element, float], body: etree._Element
 ) -> etree._Element:
     """Readability's moves up from the top candidate: to an ancestor of three of the four
-    runners-up scoring within 25% of it, else to the first ancestor scoring higher."""
+    runners-up scoring within 25% of it, else to the first ancestor scoring higher. Never
+    above ``body``: when the body itself is the candidate, it stays."""
+    if top is body:
+        return top
     top_score = scores[top]
     ranked = sorted(scores.values(), reverse=True)
     cutoff = ranked[min(4, len(ranked) - 1)]
@@ -783,7 +786,9 @@ def _promote(
 
 def _widen(top: etree._Element, metrics: _Metrics, body: etree._Element) -> etree._Element:
     """The highest ancestor, before one that adds text other than paragraphs, that adds at
-    least half as much again of paragraph text, little of it linked."""
+    least half as much again of paragraph text, little of it linked. Never above ``body``."""
+    if top is body:
+        return top
     good, text, links = metrics.good, metrics.text, metrics.links
     chosen = top
     for ancestor in top.iterancestors():
