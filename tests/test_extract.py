@@ -7,12 +7,14 @@ DECISIONS.md, Fetch: the charset order)."""
 from __future__ import annotations
 
 import dataclasses
+import html as html_module
 import random
 import re
 
 import pytest
 
 from rypsok.webfetch.extract import MAX_DEPTH, MAX_NODES, Extracted, decode_html, extract_html
+from tests import commonmark
 
 BASE = "https://example.org/news/story.html"
 ARTICLE = (
@@ -478,6 +480,89 @@ def test_images_give_their_alternative_text_only():
     assert "[Zoom in](https://example.org/big.png)" in markdown
     assert "![" not in markdown
     assert ".png)" not in markdown.replace("(https://example.org/big.png)", "")
+
+
+# ---------------------------------------------------------------------------- text stays text
+
+# Page text (as the HTML source writes it) that would be a link, an image, an autolink, raw
+# HTML or an entity if it were written into Markdown as it reads.
+INJECTIONS = [
+    "[click](javascript:alert(1))",
+    "![i](javascript:alert(1))",
+    "[a link](https://evil.example/)",
+    "&lt;script&gt;alert(1)&lt;/script&gt;",
+    "&lt;img src=x onerror=alert(1)&gt;",
+    "&lt;!-- a comment --&gt; and &lt;?pi?&gt;",
+    "&lt;javascript:alert(1)&gt;",
+    "&lt;https://evil.example/&gt;",
+    "&lt;me@evil.example&gt;",
+    "&amp;lt;b&amp;gt; and &amp;#65; and &amp;amp;",
+    "[x]</p><p>[x]: javascript:alert(1)",  # a reference definition starts its own block
+    "[x][ref]</p><p>[ref]: https://evil.example/",
+]
+
+
+@pytest.mark.parametrize("source", INJECTIONS)
+def test_text_that_reads_as_markup_stays_text(source):
+    markdown = markdown_of(f"<article>{ARTICLE}<p>{source}</p></article>")
+    reading = commonmark.read(markdown)
+    assert reading.links == []
+    assert reading.images == []
+    assert reading.html == []
+    visible = html_module.unescape(source.replace("</p><p>", " "))
+    assert " ".join(visible.split()) in " ".join(reading.words)
+
+
+@pytest.mark.parametrize(
+    "line", ["---", "===", "- - -", "___", "***", "~~~ fence", "``` fence", "# hash", "> quote"]
+)
+def test_a_line_that_would_be_block_markup_stays_text(line):
+    markdown = markdown_of(f"<article>{ARTICLE}<p>Above<br>{line}<br>below</p></article>")
+    reading = commonmark.read(markdown)
+    assert "Above\n" + line + "\nbelow" in reading.text
+
+
+def test_link_text_and_alt_text_are_text_too():
+    body = (
+        f"<article>{ARTICLE}<p>"
+        "<a href='/one'>one](javascript:alert(1)) [two</a> "
+        "<a href='/two'><img src='/i.png' alt='](javascript:alert(2))'></a> "
+        "<a href='javascript:alert(3)'>[three](javascript:alert(3))</a>"
+        f"{PROSE}</p></article>"
+    )
+    reading = commonmark.read(markdown_of(body))
+    assert reading.links == ["https://example.org/one", "https://example.org/two"]
+    assert reading.html == [] and reading.images == []
+    text = " ".join(reading.words)
+    assert (
+        "one](javascript:alert(1)) [two ](javascript:alert(2)) [three](javascript:alert(3))" in text
+    )
+
+
+def test_link_targets_keep_their_characters():
+    body = (
+        f"<article>{ARTICLE}<p>"
+        "<a href='https://example.org/a\\b?q=1&amp;amp;r=2'>escaped</a> "
+        "<a href='https://example.org/x y(1)&lt;2&gt;'>encoded</a>"
+        f"{PROSE}</p></article>"
+    )
+    reading = commonmark.read(markdown_of(body))
+    assert reading.links == [
+        "https://example.org/a%5Cb?q=1&amp;r=2",  # the attribute says "&amp;", not "&"
+        "https://example.org/x%20y%281%29%3C2%3E",
+    ]
+
+
+def test_a_code_block_language_cannot_break_its_fence():
+    body = (
+        f"<article>{ARTICLE}<pre class='language-x`y'><code>&lt;img src=x onerror=alert(1)&gt;"
+        "</code></pre><pre><code class='language-c++'>int x;</code></pre></article>"
+    )
+    markdown = markdown_of(body)
+    reading = commonmark.read(markdown)
+    assert reading.html == []
+    assert "<img src=x onerror=alert(1)>\n" in reading.text
+    assert "```c++\nint x;\n```" in markdown
 
 
 # ---------------------------------------------------------------------------- XHTML

@@ -1048,8 +1048,23 @@ def _is_data_table(table: etree._Element) -> bool:
 _WS = re.compile(r"[ \t\n\r\f]+")
 _SPACES = re.compile(r" {2,}")
 _WORD = re.compile(r"\w")
-_ESCAPE = re.compile(r"([*`\\])|(?<!\w)_|_(?!\w)")
-_LINE_START = re.compile(r"^(?:(#{1,6}|[-+*>])(?=\s|$)|(\d{1,9})([.)])(?=\s|$))")
+# Text is text: what would make emphasis or code (``*``, `` ` ``, ``_`` at a word boundary),
+# a link, an image or a reference definition (``[``, ``]``), an autolink or raw HTML (``<``)
+# or an entity (``&`` that reads as one) in CommonMark is backslash-escaped, and so is ``\``.
+_ENTITY_AMPERSAND = r"&(?=#[0-9]{1,7};|#[xX][0-9a-fA-F]{1,6};|[A-Za-z][A-Za-z0-9]{0,31};)"
+_ESCAPE = re.compile(r"[*`\\\[\]<]|(?<!\w)_|_(?!\w)|" + _ENTITY_AMPERSAND)
+_NEEDS_ESCAPE = re.compile(r"[*_`\\\[\]<&]")
+# A line that would start a heading, a list, a quote, a setext underline or thematic break
+# (a line of ``=`` or ``-``) or a ``~~~`` fence.
+_LINE_START = re.compile(
+    r"^(?:(#{1,6}(?=\s|$)|[-+*>](?=\s|$)|=+ *$|-+ *$|~~~)|(\d{1,9})([.)])(?=\s|$))"
+)
+# A fence's info string: a language name, nothing that could end or break the fence line.
+_LANGUAGE = re.compile(r"[\w+#.-]{1,40}")
+# What cannot stand in a link destination as it is: spaces and controls, parentheses and
+# angle brackets (percent-encoded), and ``\`` and an entity-like ``&`` (backslash-escaped).
+_URL_UNSAFE = re.compile(r"[\x00-\x20\x7f()<>]")
+_URL_ESCAPE = re.compile(r"\\|" + _ENTITY_AMPERSAND)
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _EMPHASIS = {"strong": "**", "b": "**", "em": "*", "i": "*", "del": "~~", "s": "~~"}
 _CONTAINERS = frozenset(
@@ -1092,7 +1107,7 @@ def _collapse(text: str) -> str:
 
 
 def _escape(text: str) -> str:
-    if "*" in text or "_" in text or "`" in text or "\\" in text:
+    if _NEEDS_ESCAPE.search(text):
         return _ESCAPE.sub(r"\\\g<0>", text)
     return text
 
@@ -1280,7 +1295,6 @@ class _Renderer:
         if url is None:
             writer.raw(text)
             return
-        stripped = stripped.replace("[", "\\[").replace("]", "\\]")
         _wrap(writer, text, f"[{stripped}]({_markdown_url(url)})")
 
     def _emphasis(self, element: etree._Element, writer: _Writer) -> None:
@@ -1313,6 +1327,8 @@ class _Renderer:
             for token in (candidate.get("class") or "").split():
                 if token.startswith(("language-", "lang-")):
                     language = token.split("-", 1)[1]
+                    if not _LANGUAGE.fullmatch(language):
+                        language = ""
                     break
             if language:
                 break
@@ -1439,10 +1455,5 @@ def _code_span(code: str) -> str:
 
 
 def _markdown_url(url: str) -> str:
-    return (
-        url.replace(" ", "%20")
-        .replace("(", "%28")
-        .replace(")", "%29")
-        .replace("<", "%3C")
-        .replace(">", "%3E")
-    )
+    url = _URL_UNSAFE.sub(lambda unsafe: f"%{ord(unsafe.group()):02X}", url)
+    return _URL_ESCAPE.sub(r"\\\g<0>", url)
