@@ -13,7 +13,16 @@ import re
 
 import pytest
 
-from rypsok.webfetch.extract import MAX_DEPTH, MAX_NODES, Extracted, decode_html, extract_html
+from rypsok.webfetch import extract as extract_module
+from rypsok.webfetch.extract import (
+    MAX_ATTRIBUTES,
+    MAX_ATTRIBUTES_PER_ELEMENT,
+    MAX_DEPTH,
+    MAX_NODES,
+    Extracted,
+    decode_html,
+    extract_html,
+)
 from tests import commonmark
 
 BASE = "https://example.org/news/story.html"
@@ -48,6 +57,7 @@ def markdown_of(body: str, base: str = BASE, head: str = "<title>T</title>") -> 
 def test_bounds_are_the_specs():
     assert MAX_NODES == 100_000
     assert MAX_DEPTH == 256
+    assert (MAX_ATTRIBUTES_PER_ELEMENT, MAX_ATTRIBUTES) == (256, 200_000)  # docs/extraction.md
 
 
 def test_extracted_is_a_frozen_record():
@@ -664,6 +674,68 @@ def test_markup_like_text_in_scripts_does_not_count_as_elements():
     result = extract_html(html, BASE)
     assert result.partial is False
     assert "The committee met" in result.markdown
+
+
+def attributes(count: int, value: str = "") -> str:
+    return " ".join(f"a{i}{value}" for i in range(count))
+
+
+def test_attributes_past_the_per_element_bound_are_dropped():
+    over = MAX_ATTRIBUTES_PER_ELEMENT
+    body = (
+        f"<article>{ARTICLE}<p>"
+        f"<a href='/kept' {attributes(over)}>kept link</a> "
+        f"<a {attributes(over)} href='/dropped'>dropped link</a> "
+        f"<span {attributes(over - 1)} hidden>HIDDEN TEXT</span>"
+        f"<span {attributes(over)} hidden>shown text</span>"
+        f"{PROSE}</p></article>"
+    )
+    result = extract_html(page(body), BASE)
+    assert "[kept link](https://example.org/kept)" in result.markdown
+    assert " dropped link shown text" + PROSE in result.markdown
+    assert "HIDDEN" not in result.markdown
+    assert result.partial is True
+
+
+@pytest.mark.parametrize(
+    "tag",
+    [
+        "<div {} {}>",  # plain names
+        '<div x="a b" {}/{}>',  # a quoted value with a space, a slash between attributes
+        '<div x" {} {}>',  # a quote inside a name does not open a value
+        "<div x='>' {} {}>",  # a quoted '>' does not end the tag
+        '<div x=a"b {} {}>',  # an unquoted value runs to the next space
+        "<DIV\n{}\t{}\f>",  # upper case, and every kind of tag space
+    ],
+)
+def test_the_attribute_bound_reads_tags_as_the_parser_does(tag):
+    # 150 + 150 attributes in one start tag, written in ways a tokenizer can misread
+    html = tag.format(attributes(150, "=v"), " ".join(f"b{i}" for i in range(150)))
+    root, partial = extract_module._parse(f"<html><body>{html}text</div></body></html>")
+    counts = [len(element.attrib) for element in root.iter()]
+    assert max(counts) == MAX_ATTRIBUTES_PER_ELEMENT
+    assert partial is True
+
+
+@pytest.mark.parametrize("value", ["", "=1"])
+def test_a_document_is_cut_at_the_attribute_bound(value):
+    # 250 attributes a paragraph: the 801st paragraph takes the document past 200,000
+    per = 250
+    paragraphs = "".join(f"<p {attributes(per, value)}>paragraph {i}</p>" for i in range(1000))
+    result = extract_html(f"<html><body><article>{paragraphs}</article></body></html>", BASE)
+    assert result.partial is True
+    numbers = [int(n) for n in re.findall(r"paragraph (\d+)", result.markdown)]
+    assert numbers == list(range(MAX_ATTRIBUTES // per))
+
+
+def test_a_document_at_the_attribute_bound_is_whole():
+    per = 200
+    paragraphs = "".join(
+        f"<p {attributes(per)}>paragraph {i}</p>" for i in range(MAX_ATTRIBUTES // per)
+    )
+    result = extract_html(f"<html><body><article>{paragraphs}</article></body></html>", BASE)
+    assert result.partial is False
+    assert result.markdown.count("paragraph") == MAX_ATTRIBUTES // per
 
 
 def test_a_five_megabyte_page_extracts_whole():
