@@ -67,6 +67,7 @@ def test_extracted_is_a_frozen_record():
         "title",
         "markdown",
         "partial",
+        "removed",
     ]
     assert result.partial is False
     with pytest.raises(dataclasses.FrozenInstanceError):
@@ -573,6 +574,28 @@ def test_a_code_block_language_cannot_break_its_fence():
     assert reading.html == []
     assert "<img src=x onerror=alert(1)>\n" in reading.text
     assert "```c++\nint x;\n```" in markdown
+
+
+# ---------------------------------------------------------------------------- controls
+
+
+@pytest.mark.parametrize(
+    ("written", "removed"),
+    [
+        ("\x00", 1),  # libxml2 would make it U+FFFD
+        ("\x01\x08\x0b\x1f", 4),
+        ("\ufffe\uffff", 2),
+        ("&#0;&#1;&#x1F;&#xFFFF;&#8", 5),  # as numeric character references
+        ("\x0c&#12;", 0),  # FF is HTML white space: a space
+    ],
+)
+def test_controls_lxml_cannot_hold_are_removed_and_counted(written, removed):
+    # next to an element that is removed, where text is moved, which lxml refuses to do
+    # with such characters (it raised ValueError)
+    html = page(f"<article>{ARTICLE}<p>Before{written}<nav>menu</nav>{written}after</p></article>")
+    result = extract_html(html, BASE)
+    assert result.removed == 2 * removed
+    assert result.markdown.endswith("Before after" if written.startswith("\x0c") else "Beforeafter")
 
 
 # ---------------------------------------------------------------------------- XHTML

@@ -30,6 +30,7 @@ class Extracted:
     title: str  # raw text of <title>, else og:title, else the first <h1>; the caller cleans it
     markdown: str  # the main content
     partial: bool  # the document hit a bound (nodes, depth, attributes): it was read in part
+    removed: int = 0  # characters removed before parsing (controls lxml cannot hold)
 
 
 # ---------------------------------------------------------------------------- decoding
@@ -76,9 +77,17 @@ def _parser_options() -> dict[str, object]:
     }
 
 
-# A NUL is read as U+0001: libxml2 would make it U+FFFD, a real character that the cleaner
-# keeps, and U+0001 is a control the cleaner removes and counts like any other.
-_NUL_STAND_IN = "\x01"
+# What lxml cannot hold in a tree (it refuses to set such text, and libxml2 makes a NUL
+# U+FFFD, a real character the cleaner would keep): the C0 controls but TAB, LF, CR and FF,
+# and U+FFFE and U+FFFF, written as they are or as a numeric character reference. They are
+# removed before parsing and counted with the characters the cleaner removes. FF, which is
+# HTML white space, reads as a space.
+_UNHOLDABLE = re.compile(
+    "[\x00-\x08\x0b\x0e-\x1f\ufffe\uffff]"
+    r"|&#0*(?:[0-8]|1[14-9]|2[0-9]|3[01]|6553[45])(?![0-9]);?"
+    r"|&#[xX]0*(?:[0-8bBeEfF]|1[0-9a-fA-F]|[fF]{3}[eEfF])(?![0-9a-fA-F]);?"
+)
+_FORM_FEED = re.compile(r"\x0c|&#0*12(?![0-9]);?|&#[xX]0*[cC](?![0-9a-fA-F]);?")
 
 # The markup of a document as the HTML tokenizer reads it (WHATWG HTML 13.2.5, which
 # libxml2 follows since 2.14), to find the tags with more than MAX_ATTRIBUTES_PER_ELEMENT
@@ -170,7 +179,7 @@ def _parse(html: str) -> tuple[etree._Element | None, bool]:
     (libxml2 compares each attribute with the ones before it: 40,000 of them take 13 s).
     The other bounds cut the tree: a document that may exceed MAX_NODES or MAX_ATTRIBUTES
     is parsed in chunks and feeding stops at the cut."""
-    read = _bound_attributes(html.replace("\x00", _NUL_STAND_IN))
+    read = _bound_attributes(html)
     dropped = len(read) != len(html)
     html = read
     data = html.encode("utf-8", "replace")
@@ -269,9 +278,10 @@ def extract_html(html: str, base_url: str) -> Extracted:
     list of links has no article, but its list is its content); when that is empty too and
     chrome was removed, the page is read again with its chrome (an unclosed ``<header>`` or
     ``<aside>`` can hold the whole document)."""
+    html, removed = _UNHOLDABLE.subn("", _FORM_FEED.sub(" ", html))
     root, partial = _parse(html)
     if root is None:
-        return Extracted(title="", markdown="", partial=partial)
+        return Extracted(title="", markdown="", partial=partial, removed=removed)
     title = _title(root)
     base = _base_url(root, base_url)
     markdown, chrome_removed = _content(root, base, title, drop_chrome=True)
@@ -279,7 +289,7 @@ def extract_html(html: str, base_url: str) -> Extracted:
         root, _ = _parse(html)
         if root is not None:
             markdown, _ = _content(root, base, title, drop_chrome=False)
-    return Extracted(title=title, markdown=markdown, partial=partial)
+    return Extracted(title=title, markdown=markdown, partial=partial, removed=removed)
 
 
 def _scant(markdown: str) -> bool:
@@ -1152,15 +1162,16 @@ def _is_data_table(table: etree._Element) -> bool:
 _WS = re.compile(r"[ \t\n\r\f]+")
 _SPACES = re.compile(r" {2,}")
 _WORD = re.compile(r"\w")
-# Text is text: what would make emphasis or code (``*``, `` ` ``, ``_`` at a word boundary),
-# a link, an image or a reference definition (``[``, ``]``), an autolink or raw HTML (``<``)
-# or an entity (``&`` that reads as one) in CommonMark is backslash-escaped, and so is ``\``.
+# Text is text: what would make emphasis or code (``*``, `` ` ``, ``_`` unless between two
+# letters or digits, as in snake_case), a link, an image or a reference definition (``[``,
+# ``]``), an autolink or raw HTML (``<``) or an entity (``&`` that reads as one) in CommonMark
+# is backslash-escaped, and so is ``\``.
 _ENTITY_AMPERSAND = r"&(?=#[0-9]{1,7};|#[xX][0-9a-fA-F]{1,6};|[A-Za-z][A-Za-z0-9]{0,31};)"
-_ESCAPE = re.compile(r"[*`\\\[\]<]|(?<!\w)_|_(?!\w)|" + _ENTITY_AMPERSAND)
+_ESCAPE = re.compile(r"[*`\\\[\]<]|(?<![^\W_])_|_(?![^\W_])|" + _ENTITY_AMPERSAND)
 # A line that would start a heading, a list, a quote, a setext underline or thematic break
 # (a line of ``=`` or ``-``) or a ``~~~`` fence.
 _LINE_START = re.compile(
-    r"^(?:(#{1,6}(?=\s|$)|[-+*>](?=\s|$)|=+ *$|-+ *$|~~~)|(\d{1,9})([.)])(?=\s|$))"
+    r"^(?:(#{1,6}(?=\s|$)|[-+*](?=\s|$)|>|=+ *$|-+ *$|~~~)|(\d{1,9})([.)])(?=\s|$))"
 )
 # A fence's info string: a language name, nothing that could end or break the fence line.
 _LANGUAGE = re.compile(r"[\w+#.-]{1,40}")
@@ -1409,6 +1420,8 @@ class _Renderer:
         if url is None:
             writer.raw(text)
             return
+        if not text.startswith(" ") and writer.parts and writer.parts[-1].endswith("!"):
+            writer.parts[-1] = writer.parts[-1][:-1] + "\\!"  # "![" would make an image
         _wrap(writer, text, f"[{stripped}]({_markdown_url(url)})")
 
     def _emphasis(self, element: etree._Element, writer: _Writer) -> None:

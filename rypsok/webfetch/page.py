@@ -35,9 +35,11 @@ class RawPage:
 def build_response(raw: RawPage, start_char: int, max_chars: int) -> FetchResponse:
     """Extraction, cleaning and paging. Raises ToolError (extraction_failed, start_char
     beyond the content); anything else it raises is a bug."""
+    removed = 0  # before the cleaner: what extraction removed
     if raw.media_type in HTML_TYPES:
         extracted = extract_html(decode_html(raw.body, raw.charset), raw.url)
         title, markdown, partial = extracted.title, extracted.markdown, extracted.partial
+        removed = extracted.removed
     else:
         title, markdown, partial = "", decode_text(raw.body, raw.charset), False
     cleaned_title = clean_title(title)
@@ -47,7 +49,7 @@ def build_response(raw: RawPage, start_char: int, max_chars: int) -> FetchRespon
     notices = Notices()
     if cleaned_title.truncated:
         notices.count("title_truncated")
-    notices.count("characters_removed", cleaned_title.removed + cleaned.removed)
+    notices.count("characters_removed", removed + cleaned_title.removed + cleaned.removed)
     if is_instruction_like(cleaned.text) or is_instruction_like(cleaned_title.text):
         notices.count("instruction_like_content")
     if partial:
