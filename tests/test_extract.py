@@ -734,7 +734,7 @@ def test_attributes_past_the_per_element_bound_are_dropped():
 def test_the_attribute_bound_reads_tags_as_the_parser_does(tag):
     # 150 + 150 attributes in one start tag, written in ways a tokenizer can misread
     html = tag.format(attributes(150, "=v"), " ".join(f"b{i}" for i in range(150)))
-    root, partial = extract_module._parse(f"<html><body>{html}text</div></body></html>")
+    root, partial, _ = extract_module._parse(f"<html><body>{html}text</div></body></html>")
     counts = [len(element.attrib) for element in root.iter()]
     assert max(counts) == MAX_ATTRIBUTES_PER_ELEMENT
     assert partial is True

@@ -82,12 +82,13 @@ def _parser_options() -> dict[str, object]:
 # and U+FFFE and U+FFFF, written as they are or as a numeric character reference. They are
 # removed before parsing and counted with the characters the cleaner removes. FF, which is
 # HTML white space, reads as a space.
-_UNHOLDABLE = re.compile(
-    "[\x00-\x08\x0b\x0e-\x1f\ufffe\uffff]"
-    r"|&#0*(?:[0-8]|1[14-9]|2[0-9]|3[01]|6553[45])(?![0-9]);?"
-    r"|&#[xX]0*(?:[0-8bBeEfF]|1[0-9a-fA-F]|[fF]{3}[eEfF])(?![0-9a-fA-F]);?"
+_UNHOLDABLE = bytes([*range(0x00, 0x09), 0x0B, *range(0x0E, 0x20)])  # in UTF-8: one byte each
+_NONCHARACTERS = (b"\xef\xbf\xbe", b"\xef\xbf\xbf")  # U+FFFE, U+FFFF in UTF-8
+_UNHOLDABLE_REFERENCE = re.compile(  # one literal start, so the search runs at C speed
+    rb"&#(?:0*(?:[0-8]|1[14-9]|2[0-9]|3[01]|6553[45])(?![0-9])"
+    rb"|[xX]0*(?:[0-8bBeEfF]|1[0-9a-fA-F]|[fF]{3}[eEfF])(?![0-9a-fA-F]));?"
 )
-_FORM_FEED = re.compile(r"\x0c|&#0*12(?![0-9]);?|&#[xX]0*[cC](?![0-9a-fA-F]);?")
+_FORM_FEED_REFERENCE = re.compile(rb"&#(?:0*12(?![0-9])|[xX]0*[cC](?![0-9a-fA-F]));?")
 
 # The markup of a document as the HTML tokenizer reads it (WHATWG HTML 13.2.5, which
 # libxml2 follows since 2.14), to find the tags with more than MAX_ATTRIBUTES_PER_ELEMENT
@@ -172,8 +173,26 @@ def _bound_attributes(html: str) -> str:
     return "".join(pieces)
 
 
-def _parse(html: str) -> tuple[etree._Element | None, bool]:
-    """The document's root element, cut to the bounds, and whether it was cut.
+def _holdable(data: bytes) -> tuple[bytes, int]:
+    """UTF-8 ``data`` without what lxml cannot hold (FF as a space), and how many characters
+    were removed. On bytes: ``bytes.translate`` deletes at memory speed, where a regular
+    expression or ``str.translate`` over non-ASCII text takes up to a second for 5 MB."""
+    held = data.replace(b"\x0c", b" ").translate(None, _UNHOLDABLE)
+    removed = len(data) - len(held)
+    if b"\xef\xbf" in held:  # the first two bytes of both
+        for noncharacter in _NONCHARACTERS:
+            removed += held.count(noncharacter)
+            held = held.replace(noncharacter, b"")
+    if b"&#" in held:
+        held = _FORM_FEED_REFERENCE.sub(b" ", held)
+        held, references = _UNHOLDABLE_REFERENCE.subn(b"", held)
+        removed += references
+    return held, removed
+
+
+def _parse(html: str) -> tuple[etree._Element | None, bool, int]:
+    """The document's root element, cut to the bounds, whether it was cut, and how many
+    characters lxml could not hold were removed.
 
     Before parsing, attributes past MAX_ATTRIBUTES_PER_ELEMENT in a start tag are dropped
     (libxml2 compares each attribute with the ones before it: 40,000 of them take 13 s).
@@ -182,23 +201,23 @@ def _parse(html: str) -> tuple[etree._Element | None, bool]:
     read = _bound_attributes(html)
     dropped = len(read) != len(html)
     html = read
-    data = html.encode("utf-8", "replace")
+    data, removed = _holdable(html.encode("utf-8", "replace"))
     if html.count("<") - html.count("</") <= MAX_NODES and html.count("=") <= MAX_ATTRIBUTES:
         try:
             root = etree.fromstring(data, etree.HTMLParser(**_parser_options()))
         except etree.XMLSyntaxError:
-            return None, False
+            return None, False, removed
         if root is None:
-            return None, False
+            return None, False, removed
         cut = _find_cut(root)
     else:
         root, cut = _parse_streaming(data)
         if root is None:
-            return None, False
+            return None, False, removed
     if cut is None:
-        return root, dropped
+        return root, dropped, removed
     _truncate_at(cut)
-    return root, True
+    return root, True, removed
 
 
 def _parse_streaming(data: bytes) -> tuple[etree._Element | None, etree._Element | None]:
@@ -278,15 +297,14 @@ def extract_html(html: str, base_url: str) -> Extracted:
     list of links has no article, but its list is its content); when that is empty too and
     chrome was removed, the page is read again with its chrome (an unclosed ``<header>`` or
     ``<aside>`` can hold the whole document)."""
-    html, removed = _UNHOLDABLE.subn("", _FORM_FEED.sub(" ", html))
-    root, partial = _parse(html)
+    root, partial, removed = _parse(html)
     if root is None:
         return Extracted(title="", markdown="", partial=partial, removed=removed)
     title = _title(root)
     base = _base_url(root, base_url)
     markdown, chrome_removed = _content(root, base, title, drop_chrome=True)
     if not markdown and chrome_removed:
-        root, _ = _parse(html)
+        root, _, _ = _parse(html)
         if root is not None:
             markdown, _ = _content(root, base, title, drop_chrome=False)
     return Extracted(title=title, markdown=markdown, partial=partial, removed=removed)
@@ -1306,7 +1324,7 @@ class _Renderer:
         self.base = base
         self.dropped = dropped
         self.seen_alt = {" ".join(title.split()).casefold()}
-        self.urls: dict[str, str | None] = {}
+        self.urls: dict[str, str | None] = {}  # href -> target as written in Markdown
         self.emphasis: list[str] = []
         self.handlers = {
             **dict.fromkeys(_HEADINGS, self._heading),
@@ -1416,13 +1434,14 @@ class _Renderer:
             return  # a heading's permalink mark (¶, §, #)
         url = self.urls.get(href, "")
         if url == "":
-            url = self.urls[href] = _resolve(self.base, href)
+            resolved = _resolve(self.base, href)
+            url = self.urls[href] = None if resolved is None else _markdown_url(resolved)
         if url is None:
             writer.raw(text)
             return
         if not text.startswith(" ") and writer.parts and writer.parts[-1].endswith("!"):
             writer.parts[-1] = writer.parts[-1][:-1] + "\\!"  # "![" would make an image
-        _wrap(writer, text, f"[{stripped}]({_markdown_url(url)})")
+        _wrap(writer, text, f"[{stripped}]({url})")
 
     def _emphasis(self, element: etree._Element, writer: _Writer) -> None:
         marker = _EMPHASIS[element.tag]
@@ -1582,5 +1601,8 @@ def _code_span(code: str) -> str:
 
 
 def _markdown_url(url: str) -> str:
-    url = _URL_UNSAFE.sub(lambda unsafe: f"%{ord(unsafe.group()):02X}", url)
-    return _URL_ESCAPE.sub(r"\\\g<0>", url)
+    if _URL_UNSAFE.search(url):
+        url = _URL_UNSAFE.sub(lambda unsafe: f"%{ord(unsafe.group()):02X}", url)
+    if "\\" in url or "&" in url:
+        url = _URL_ESCAPE.sub(r"\\\g<0>", url)
+    return url
