@@ -83,7 +83,7 @@ def _parser_options() -> dict[str, object]:
 # removed before parsing and counted with the characters the cleaner removes. FF, which is
 # HTML white space, reads as a space.
 _UNHOLDABLE = bytes([*range(0x00, 0x09), 0x0B, *range(0x0E, 0x20)])  # in UTF-8: one byte each
-_NONCHARACTERS = (b"\xef\xbf\xbe", b"\xef\xbf\xbf")  # U+FFFE, U+FFFF in UTF-8
+_NONCHARACTERS = re.compile(b"\xef\xbf[\xbe\xbf]")  # U+FFFE, U+FFFF in UTF-8
 _UNHOLDABLE_REFERENCE = re.compile(  # one literal start, so the search runs at C speed
     rb"&#(?:0*(?:[0-8]|1[14-9]|2[0-9]|3[01]|6553[45])(?![0-9])"
     rb"|[xX]0*(?:[0-8bBeEfF]|1[0-9a-fA-F]|[fF]{3}[eEfF])(?![0-9a-fA-F]));?"
@@ -179,10 +179,9 @@ def _holdable(data: bytes) -> tuple[bytes, int]:
     expression or ``str.translate`` over non-ASCII text takes up to a second for 5 MB."""
     held = data.replace(b"\x0c", b" ").translate(None, _UNHOLDABLE)
     removed = len(data) - len(held)
-    if b"\xef\xbf" in held:  # the first two bytes of both
-        for noncharacter in _NONCHARACTERS:
-            removed += held.count(noncharacter)
-            held = held.replace(noncharacter, b"")
+    if _NONCHARACTERS.search(held):
+        held, noncharacters = _NONCHARACTERS.subn(b"", held)
+        removed += noncharacters
     if b"&#" in held:
         held = _FORM_FEED_REFERENCE.sub(b" ", held)
         held, references = _UNHOLDABLE_REFERENCE.subn(b"", held)
@@ -209,7 +208,8 @@ def _parse(html: str) -> tuple[etree._Element | None, bool, int]:
             return None, False, removed
         if root is None:
             return None, False, removed
-        cut = _find_cut(root)
+        # an attribute takes two characters at least: a shorter document is within the bound
+        cut = _find_cut(root, attributes=len(data) > 2 * MAX_ATTRIBUTES)
     else:
         root, cut = _parse_streaming(data)
         if root is None:
@@ -247,9 +247,9 @@ def _parse_streaming(data: bytes) -> tuple[etree._Element | None, etree._Element
     return root, cut
 
 
-def _find_cut(root: etree._Element) -> etree._Element | None:
+def _find_cut(root: etree._Element, attributes: bool = True) -> etree._Element | None:
     """The first element, in document order, past MAX_NODES elements, MAX_DEPTH levels or
-    MAX_ATTRIBUTES attributes (its own included)."""
+    (when ``attributes``) MAX_ATTRIBUTES attributes, its own included."""
     cuts: list[tuple[int, etree._Element]] = []  # (elements before it, the element)
     if root.xpath("count(//*)") > MAX_NODES:
         cuts.append((MAX_NODES, next(islice(root.iter(etree.Element), MAX_NODES, None))))
@@ -257,11 +257,11 @@ def _find_cut(root: etree._Element) -> etree._Element | None:
     if too_deep:
         first_deep = too_deep[0]
         cuts.append((int(first_deep.xpath("count(preceding::*) + count(ancestor::*)")), first_deep))
-    if root.xpath("count(//@*)") > MAX_ATTRIBUTES:
-        attributes = 0
+    if attributes and root.xpath("count(//@*)") > MAX_ATTRIBUTES:
+        seen = 0
         for index, element in enumerate(root.iter(etree.Element)):
-            attributes += len(element.attrib)
-            if attributes > MAX_ATTRIBUTES:
+            seen += len(element.attrib)
+            if seen > MAX_ATTRIBUTES:
                 cuts.append((index, element))
                 break
     return min(cuts, key=lambda cut: cut[0])[1] if cuts else None
