@@ -271,3 +271,12 @@ def test_a_cancelled_call_kills_its_child() -> None:
         assert [child.alive() for child in pool._idle] == [True]  # its replacement
     finally:
         pool.close()
+
+
+def test_a_child_that_cannot_start_is_worker_failed(monkeypatch) -> None:
+    monkeypatch.setattr(worker_module.sys, "executable", "/nonexistent/python")
+    pool = WorkerPool()
+    pool.prepare()  # a failed start ahead of the call is not an error: the call reports it
+    with pytest.raises(WorkerFailed) as raised:
+        run(pool, int, "12")
+    assert "no worker process could be started" in raised.value.trace

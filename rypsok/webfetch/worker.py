@@ -56,7 +56,8 @@ serve(preload)
 
 
 class WorkerFailed(Exception):
-    """The function raised something other than a ToolError, or the child died."""
+    """The function raised something other than a ToolError, or the child died or could
+    not be started."""
 
     def __init__(self, trace: str):
         super().__init__("the worker process failed")
@@ -85,7 +86,8 @@ class WorkerPool:
         with self._lock:
             if any(child.alive() for child in self._idle):
                 return
-        self._keep(_Child.start(self._preload))
+        with contextlib.suppress(OSError):  # the call that needs a child will say why not
+            self._keep(_Child.start(self._preload))
 
     async def run(self, function: Callable[..., T], *args: Any) -> T:
         """``function(*args)`` in a child. A ToolError it raises is raised here; any other
@@ -124,7 +126,10 @@ class WorkerPool:
                 if child.alive():
                     return child
                 child.kill()
-        return _Child.start(self._preload)
+        try:
+            return _Child.start(self._preload)
+        except OSError as exc:  # no process could be started (a limit, no interpreter)
+            raise WorkerFailed(f"no worker process could be started: {exc!r}") from None
 
     def _keep(self, child: _Child) -> None:
         with self._lock:
