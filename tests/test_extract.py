@@ -7,12 +7,23 @@ DECISIONS.md, Fetch: the charset order)."""
 from __future__ import annotations
 
 import dataclasses
+import html as html_module
 import random
 import re
 
 import pytest
 
-from rypsok.webfetch.extract import MAX_DEPTH, MAX_NODES, Extracted, decode_html, extract_html
+from rypsok.webfetch import extract as extract_module
+from rypsok.webfetch.extract import (
+    MAX_ATTRIBUTES,
+    MAX_ATTRIBUTES_PER_ELEMENT,
+    MAX_DEPTH,
+    MAX_NODES,
+    Extracted,
+    decode_html,
+    extract_html,
+)
+from tests import commonmark
 
 BASE = "https://example.org/news/story.html"
 ARTICLE = (
@@ -46,6 +57,7 @@ def markdown_of(body: str, base: str = BASE, head: str = "<title>T</title>") -> 
 def test_bounds_are_the_specs():
     assert MAX_NODES == 100_000
     assert MAX_DEPTH == 256
+    assert (MAX_ATTRIBUTES_PER_ELEMENT, MAX_ATTRIBUTES) == (256, 200_000)  # docs/extraction.md
 
 
 def test_extracted_is_a_frozen_record():
@@ -55,6 +67,7 @@ def test_extracted_is_a_frozen_record():
         "title",
         "markdown",
         "partial",
+        "removed",
     ]
     assert result.partial is False
     with pytest.raises(dataclasses.FrozenInstanceError):
@@ -342,6 +355,20 @@ def test_heading_permalink_marks_are_dropped():
     assert markdown_of(body).startswith("## Budget\n\nThe committee met")
 
 
+def test_a_page_whose_best_candidate_is_the_body_is_read_whole():
+    # Four equal blocks straight in <body>: the body outscores each of them and three of
+    # them score within 25% of it, which readability's move up would take above <body>.
+    part = "word " * 110 + ", , , , , ,"
+    html = "<html><body>" + "".join(f"<div><p>Part {i}: {part}</p></div>" for i in range(4))
+    markdown = extract_html(html + "</body></html>", BASE).markdown
+    assert [line.split(":")[0] for line in markdown.split("\n\n")] == [
+        "Part 0",
+        "Part 1",
+        "Part 2",
+        "Part 3",
+    ]
+
+
 def test_a_page_of_navigation_only_has_no_main_content():
     body = "<nav><ul>" + "".join(f"<li><a href='/{i}'>Item {i}</a></li>" for i in range(9))
     assert markdown_of(body + "</ul></nav>") == ""
@@ -466,6 +493,111 @@ def test_images_give_their_alternative_text_only():
     assert ".png)" not in markdown.replace("(https://example.org/big.png)", "")
 
 
+# ---------------------------------------------------------------------------- text stays text
+
+# Page text (as the HTML source writes it) that would be a link, an image, an autolink, raw
+# HTML or an entity if it were written into Markdown as it reads.
+INJECTIONS = [
+    "[click](javascript:alert(1))",
+    "![i](javascript:alert(1))",
+    "[a link](https://evil.example/)",
+    "&lt;script&gt;alert(1)&lt;/script&gt;",
+    "&lt;img src=x onerror=alert(1)&gt;",
+    "&lt;!-- a comment --&gt; and &lt;?pi?&gt;",
+    "&lt;javascript:alert(1)&gt;",
+    "&lt;https://evil.example/&gt;",
+    "&lt;me@evil.example&gt;",
+    "&amp;lt;b&amp;gt; and &amp;#65; and &amp;amp;",
+    "[x]</p><p>[x]: javascript:alert(1)",  # a reference definition starts its own block
+    "[x][ref]</p><p>[ref]: https://evil.example/",
+]
+
+
+@pytest.mark.parametrize("source", INJECTIONS)
+def test_text_that_reads_as_markup_stays_text(source):
+    markdown = markdown_of(f"<article>{ARTICLE}<p>{source}</p></article>")
+    reading = commonmark.read(markdown)
+    assert reading.links == []
+    assert reading.images == []
+    assert reading.html == []
+    visible = html_module.unescape(source.replace("</p><p>", " "))
+    assert " ".join(visible.split()) in " ".join(reading.words)
+
+
+@pytest.mark.parametrize(
+    "line", ["---", "===", "- - -", "___", "***", "~~~ fence", "``` fence", "# hash", "> quote"]
+)
+def test_a_line_that_would_be_block_markup_stays_text(line):
+    markdown = markdown_of(f"<article>{ARTICLE}<p>Above<br>{line}<br>below</p></article>")
+    reading = commonmark.read(markdown)
+    assert "Above\n" + line + "\nbelow" in reading.text
+
+
+def test_link_text_and_alt_text_are_text_too():
+    body = (
+        f"<article>{ARTICLE}<p>"
+        "<a href='/one'>one](javascript:alert(1)) [two</a> "
+        "<a href='/two'><img src='/i.png' alt='](javascript:alert(2))'></a> "
+        "<a href='javascript:alert(3)'>[three](javascript:alert(3))</a>"
+        f"{PROSE}</p></article>"
+    )
+    reading = commonmark.read(markdown_of(body))
+    assert reading.links == ["https://example.org/one", "https://example.org/two"]
+    assert reading.html == [] and reading.images == []
+    text = " ".join(reading.words)
+    assert (
+        "one](javascript:alert(1)) [two ](javascript:alert(2)) [three](javascript:alert(3))" in text
+    )
+
+
+def test_link_targets_keep_their_characters():
+    body = (
+        f"<article>{ARTICLE}<p>"
+        "<a href='https://example.org/a\\b?q=1&amp;amp;r=2'>escaped</a> "
+        "<a href='https://example.org/x y(1)&lt;2&gt;'>encoded</a>"
+        f"{PROSE}</p></article>"
+    )
+    reading = commonmark.read(markdown_of(body))
+    assert reading.links == [
+        "https://example.org/a%5Cb?q=1&amp;r=2",  # the attribute says "&amp;", not "&"
+        "https://example.org/x%20y%281%29%3C2%3E",
+    ]
+
+
+def test_a_code_block_language_cannot_break_its_fence():
+    body = (
+        f"<article>{ARTICLE}<pre class='language-x`y'><code>&lt;img src=x onerror=alert(1)&gt;"
+        "</code></pre><pre><code class='language-c++'>int x;</code></pre></article>"
+    )
+    markdown = markdown_of(body)
+    reading = commonmark.read(markdown)
+    assert reading.html == []
+    assert "<img src=x onerror=alert(1)>\n" in reading.text
+    assert "```c++\nint x;\n```" in markdown
+
+
+# ---------------------------------------------------------------------------- controls
+
+
+@pytest.mark.parametrize(
+    ("written", "removed"),
+    [
+        ("\x00", 1),  # libxml2 would make it U+FFFD
+        ("\x01\x08\x0b\x1f", 4),
+        ("\ufffe\uffff", 2),
+        ("&#0;&#1;&#x1F;&#xFFFF;&#8", 5),  # as numeric character references
+        ("\x0c&#12;", 0),  # FF is HTML white space: a space
+    ],
+)
+def test_controls_lxml_cannot_hold_are_removed_and_counted(written, removed):
+    # next to an element that is removed, where text is moved, which lxml refuses to do
+    # with such characters (it raised ValueError)
+    html = page(f"<article>{ARTICLE}<p>Before{written}<nav>menu</nav>{written}after</p></article>")
+    result = extract_html(html, BASE)
+    assert result.removed == 2 * removed
+    assert result.markdown.endswith("Before after" if written.startswith("\x0c") else "Beforeafter")
+
+
 # ---------------------------------------------------------------------------- XHTML
 
 
@@ -565,6 +697,68 @@ def test_markup_like_text_in_scripts_does_not_count_as_elements():
     result = extract_html(html, BASE)
     assert result.partial is False
     assert "The committee met" in result.markdown
+
+
+def attributes(count: int, value: str = "") -> str:
+    return " ".join(f"a{i}{value}" for i in range(count))
+
+
+def test_attributes_past_the_per_element_bound_are_dropped():
+    over = MAX_ATTRIBUTES_PER_ELEMENT
+    body = (
+        f"<article>{ARTICLE}<p>"
+        f"<a href='/kept' {attributes(over)}>kept link</a> "
+        f"<a {attributes(over)} href='/dropped'>dropped link</a> "
+        f"<span {attributes(over - 1)} hidden>HIDDEN TEXT</span>"
+        f"<span {attributes(over)} hidden>shown text</span>"
+        f"{PROSE}</p></article>"
+    )
+    result = extract_html(page(body), BASE)
+    assert "[kept link](https://example.org/kept)" in result.markdown
+    assert " dropped link shown text" + PROSE in result.markdown
+    assert "HIDDEN" not in result.markdown
+    assert result.partial is True
+
+
+@pytest.mark.parametrize(
+    "tag",
+    [
+        "<div {} {}>",  # plain names
+        '<div x="a b" {}/{}>',  # a quoted value with a space, a slash between attributes
+        '<div x" {} {}>',  # a quote inside a name does not open a value
+        "<div x='>' {} {}>",  # a quoted '>' does not end the tag
+        '<div x=a"b {} {}>',  # an unquoted value runs to the next space
+        "<DIV\n{}\t{}\f>",  # upper case, and every kind of tag space
+    ],
+)
+def test_the_attribute_bound_reads_tags_as_the_parser_does(tag):
+    # 150 + 150 attributes in one start tag, written in ways a tokenizer can misread
+    html = tag.format(attributes(150, "=v"), " ".join(f"b{i}" for i in range(150)))
+    root, partial, _ = extract_module._parse(f"<html><body>{html}text</div></body></html>")
+    counts = [len(element.attrib) for element in root.iter()]
+    assert max(counts) == MAX_ATTRIBUTES_PER_ELEMENT
+    assert partial is True
+
+
+@pytest.mark.parametrize("value", ["", "=1"])
+def test_a_document_is_cut_at_the_attribute_bound(value):
+    # 250 attributes a paragraph: the 801st paragraph takes the document past 200,000
+    per = 250
+    paragraphs = "".join(f"<p {attributes(per, value)}>paragraph {i}</p>" for i in range(1000))
+    result = extract_html(f"<html><body><article>{paragraphs}</article></body></html>", BASE)
+    assert result.partial is True
+    numbers = [int(n) for n in re.findall(r"paragraph (\d+)", result.markdown)]
+    assert numbers == list(range(MAX_ATTRIBUTES // per))
+
+
+def test_a_document_at_the_attribute_bound_is_whole():
+    per = 200
+    paragraphs = "".join(
+        f"<p {attributes(per)}>paragraph {i}</p>" for i in range(MAX_ATTRIBUTES // per)
+    )
+    result = extract_html(f"<html><body><article>{paragraphs}</article></body></html>", BASE)
+    assert result.partial is False
+    assert result.markdown.count("paragraph") == MAX_ATTRIBUTES // per
 
 
 def test_a_five_megabyte_page_extracts_whole():

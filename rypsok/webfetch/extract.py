@@ -19,6 +19,8 @@ from w3lib.encoding import html_body_declared_encoding, read_bom, resolve_encodi
 
 MAX_NODES = 100_000
 MAX_DEPTH = 256
+MAX_ATTRIBUTES_PER_ELEMENT = 256  # more are dropped: libxml2 checks each against the others
+MAX_ATTRIBUTES = 200_000  # in the whole document, as MAX_NODES for elements
 
 _CHUNK = 1 << 16
 
@@ -27,7 +29,8 @@ _CHUNK = 1 << 16
 class Extracted:
     title: str  # raw text of <title>, else og:title, else the first <h1>; the caller cleans it
     markdown: str  # the main content
-    partial: bool  # the document hit MAX_NODES or MAX_DEPTH: what came before the cut is read
+    partial: bool  # the document hit a bound (nodes, depth, attributes): it was read in part
+    removed: int = 0  # characters removed before parsing (controls lxml cannot hold)
 
 
 # ---------------------------------------------------------------------------- decoding
@@ -74,32 +77,154 @@ def _parser_options() -> dict[str, object]:
     }
 
 
-def _parse(html: str) -> tuple[etree._Element | None, bool]:
-    """The document's root element, cut to the node and depth bounds, and whether it was cut."""
-    data = html.encode("utf-8", "replace")
-    if html.count("<") - html.count("</") <= MAX_NODES:
+# What lxml cannot hold in a tree (it refuses to set such text, and libxml2 makes a NUL
+# U+FFFD, a real character the cleaner would keep): the C0 controls but TAB, LF, CR and FF,
+# and U+FFFE and U+FFFF, written as they are or as a numeric character reference. They are
+# removed before parsing and counted with the characters the cleaner removes. FF, which is
+# HTML white space, reads as a space.
+_UNHOLDABLE = bytes([*range(0x00, 0x09), 0x0B, *range(0x0E, 0x20)])  # in UTF-8: one byte each
+_NONCHARACTERS = re.compile(b"\xef\xbf[\xbe\xbf]")  # U+FFFE, U+FFFF in UTF-8
+_UNHOLDABLE_REFERENCE = re.compile(  # one literal start, so the search runs at C speed
+    rb"&#(?:0*(?:[0-8]|1[14-9]|2[0-9]|3[01]|6553[45])(?![0-9])"
+    rb"|[xX]0*(?:[0-8bBeEfF]|1[0-9a-fA-F]|[fF]{3}[eEfF])(?![0-9a-fA-F]));?"
+)
+_FORM_FEED_REFERENCE = re.compile(rb"&#(?:0*12(?![0-9])|[xX]0*[cC](?![0-9a-fA-F]));?")
+
+# The markup of a document as the HTML tokenizer reads it (WHATWG HTML 13.2.5, which
+# libxml2 follows since 2.14), to find the tags with more than MAX_ATTRIBUTES_PER_ELEMENT
+# attributes before libxml2 reads them. Every tag is matched whole, so the scan never looks
+# inside an attribute value; comments, bogus comments (``<!DOCTYPE``, ``<?xml``) and the text
+# of script, style, title, textarea and the like are matched whole, so their text is never
+# read as tags. Each attribute is an atomic group, and a run of markup within the bounds is
+# one possessive match: one pass in C over an ordinary document.
+_TAG_SPACE = "\t\n\f\r "
+_ATTRIBUTE = (
+    rf"(?>[{_TAG_SPACE}/]*+[^{_TAG_SPACE}/>][^{_TAG_SPACE}/>=]*+"
+    rf"(?:[{_TAG_SPACE}]*+=[{_TAG_SPACE}]*+(?:\"[^\"]*+\"|'[^']*+'|[^{_TAG_SPACE}>]*+))?)"
+)
+_NAME_END = rf"(?=[{_TAG_SPACE}/>]|\Z)"
+# Elements whose content is text up to their own end tag, and plaintext, after which all is
+# text. One alternative each, without a backreference: Python 3.11's possessive loops fail
+# on capturing groups.
+_TEXT_ELEMENTS = ("script", "style", "title", "textarea", "xmp", "iframe", "noembed", "noframes")
+_TAG = rf"</?[A-Za-z][^{_TAG_SPACE}/>]*+"
+
+
+def _element_alternatives(attributes: str) -> str:
+    """A text element (its start tag, then its text), plaintext, or any other tag, with
+    ``attributes`` after the name."""
+    texts = "|".join(
+        rf"<(?i:{name}){_NAME_END}{attributes}(?:[^<]++|<(?!/(?i:{name}){_NAME_END}))*+"
+        for name in _TEXT_ELEMENTS
+    )
+    return rf"{texts}|<(?i:plaintext){_NAME_END}{attributes}(?s:.*+)|{_TAG}{attributes}"
+
+
+_WITHIN_BOUNDS = re.compile(
+    r"(?:[^<]++"
+    r"|<!--(?:-?>|(?:[^-]++|-(?!-!?>))*+(?:--!?>)?)"  # a comment
+    r"|<(?:[!?]|/(?![A-Za-z]))[^>]*+>?"  # a bogus comment
+    + "|"
+    + _element_alternatives(rf"{_ATTRIBUTE}{{0,{MAX_ATTRIBUTES_PER_ELEMENT}}}(?!{_ATTRIBUTE})")
+    + r"|<(?!/?[A-Za-z]))*+"  # a "<" that starts nothing
+)
+# Where a run within the bounds stops: a tag with too many attributes. Its name and first
+# attributes, then the excess, then the text of a text element.
+_TAG_WITH_ALL_IT_KEEPS = re.compile(
+    rf"(?P<name>{_TAG}){_ATTRIBUTE}{{{MAX_ATTRIBUTES_PER_ELEMENT}}}"
+)
+_MORE_ATTRIBUTES = re.compile(rf"(?:{_ATTRIBUTE})++")
+_TEXT_OF = {
+    name: re.compile(rf"(?:[^<]++|<(?!/(?i:{name}){_NAME_END}))*+") for name in _TEXT_ELEMENTS
+}
+
+
+# Anywhere, even inside a script or an attribute value: what starts more attributes than
+# the bound. A document without it has no such tag (a real tag is read the same from its
+# own "<"), and the scan above is skipped: one search in C, a third of the scan's time.
+_TOO_MANY_ANYWHERE = re.compile(rf"{_TAG}{_ATTRIBUTE}{{{MAX_ATTRIBUTES_PER_ELEMENT + 1}}}")
+
+
+def _bound_attributes(html: str) -> str:
+    """``html`` without the attributes past MAX_ATTRIBUTES_PER_ELEMENT of each tag."""
+    if _TOO_MANY_ANYWHERE.search(html) is None:
+        return html
+    pieces: list[str] = []
+    copied = scan = 0
+    while True:
+        stop = _WITHIN_BOUNDS.match(html, scan).end()
+        if stop >= len(html):
+            break
+        head = _TAG_WITH_ALL_IT_KEEPS.match(html, stop)
+        if head is None:  # not expected (a run stops only at such a tag): "<" as text
+            scan = stop + 1
+            continue
+        excess_end = _MORE_ATTRIBUTES.match(html, head.end()).end()
+        pieces.append(html[copied : head.end()])
+        copied = scan = excess_end
+        name = head.group("name")[1:].lower()
+        if name == "plaintext":
+            break
+        if name in _TEXT_OF:
+            scan = _TEXT_OF[name].match(html, scan).end()
+    if not pieces:
+        return html
+    pieces.append(html[copied:])
+    return "".join(pieces)
+
+
+def _holdable(data: bytes) -> tuple[bytes, int]:
+    """UTF-8 ``data`` without what lxml cannot hold (FF as a space), and how many characters
+    were removed. On bytes: ``bytes.translate`` deletes at memory speed, where a regular
+    expression or ``str.translate`` over non-ASCII text takes up to a second for 5 MB."""
+    held = data.replace(b"\x0c", b" ").translate(None, _UNHOLDABLE)
+    removed = len(data) - len(held)
+    if _NONCHARACTERS.search(held):
+        held, noncharacters = _NONCHARACTERS.subn(b"", held)
+        removed += noncharacters
+    if b"&#" in held:
+        held = _FORM_FEED_REFERENCE.sub(b" ", held)
+        held, references = _UNHOLDABLE_REFERENCE.subn(b"", held)
+        removed += references
+    return held, removed
+
+
+def _parse(html: str) -> tuple[etree._Element | None, bool, int]:
+    """The document's root element, cut to the bounds, whether it was cut, and how many
+    characters lxml could not hold were removed.
+
+    Before parsing, attributes past MAX_ATTRIBUTES_PER_ELEMENT in a start tag are dropped
+    (libxml2 compares each attribute with the ones before it: 40,000 of them take 13 s).
+    The other bounds cut the tree: a document that may exceed MAX_NODES or MAX_ATTRIBUTES
+    is parsed in chunks and feeding stops at the cut."""
+    read = _bound_attributes(html)
+    dropped = len(read) != len(html)
+    html = read
+    data, removed = _holdable(html.encode("utf-8", "replace"))
+    if html.count("<") - html.count("</") <= MAX_NODES and html.count("=") <= MAX_ATTRIBUTES:
         try:
             root = etree.fromstring(data, etree.HTMLParser(**_parser_options()))
         except etree.XMLSyntaxError:
-            return None, False
+            return None, False, removed
         if root is None:
-            return None, False
-        cut = _find_cut(root)
+            return None, False, removed
+        # an attribute takes two characters at least: a shorter document is within the bound
+        cut = _find_cut(root, attributes=len(data) > 2 * MAX_ATTRIBUTES)
     else:
         root, cut = _parse_streaming(data)
         if root is None:
-            return None, False
+            return None, False, removed
     if cut is None:
-        return root, False
+        return root, dropped, removed
     _truncate_at(cut)
-    return root, True
+    return root, True, removed
 
 
 def _parse_streaming(data: bytes) -> tuple[etree._Element | None, etree._Element | None]:
     """Parse in chunks and stop at the first element past a bound, so that a huge document
     never becomes a huge tree."""
     parser = etree.HTMLPullParser(events=("start", "end"), **_parser_options())
-    count = depth = 0
+    count = depth = attributes = 0
     cut = None
     for offset in range(0, len(data), _CHUNK):
         parser.feed(data[offset : offset + _CHUNK])
@@ -107,7 +232,8 @@ def _parse_streaming(data: bytes) -> tuple[etree._Element | None, etree._Element
             if event == "start":
                 count += 1
                 depth += 1
-                if count > MAX_NODES or depth > MAX_DEPTH:
+                attributes += len(element.attrib)
+                if count > MAX_NODES or depth > MAX_DEPTH or attributes > MAX_ATTRIBUTES:
                     cut = element
                     break
             else:
@@ -121,18 +247,24 @@ def _parse_streaming(data: bytes) -> tuple[etree._Element | None, etree._Element
     return root, cut
 
 
-def _find_cut(root: etree._Element) -> etree._Element | None:
-    """The first element, in document order, past MAX_NODES elements or MAX_DEPTH levels."""
-    too_many = None
+def _find_cut(root: etree._Element, attributes: bool = True) -> etree._Element | None:
+    """The first element, in document order, past MAX_NODES elements, MAX_DEPTH levels or
+    (when ``attributes``) MAX_ATTRIBUTES attributes, its own included."""
+    cuts: list[tuple[int, etree._Element]] = []  # (elements before it, the element)
     if root.xpath("count(//*)") > MAX_NODES:
-        too_many = next(islice(root.iter(etree.Element), MAX_NODES, None))
+        cuts.append((MAX_NODES, next(islice(root.iter(etree.Element), MAX_NODES, None))))
     too_deep = root.xpath("/*" + "/*" * MAX_DEPTH)
-    if not too_deep:
-        return too_many
-    first_deep = too_deep[0]
-    if too_many is None or first_deep.xpath("count(preceding::*) + count(ancestor::*)") < MAX_NODES:
-        return first_deep
-    return too_many
+    if too_deep:
+        first_deep = too_deep[0]
+        cuts.append((int(first_deep.xpath("count(preceding::*) + count(ancestor::*)")), first_deep))
+    if attributes and root.xpath("count(//@*)") > MAX_ATTRIBUTES:
+        seen = 0
+        for index, element in enumerate(root.iter(etree.Element)):
+            seen += len(element.attrib)
+            if seen > MAX_ATTRIBUTES:
+                cuts.append((index, element))
+                break
+    return min(cuts, key=lambda cut: cut[0])[1] if cuts else None
 
 
 def _truncate_at(cut: etree._Element) -> None:
@@ -165,17 +297,17 @@ def extract_html(html: str, base_url: str) -> Extracted:
     list of links has no article, but its list is its content); when that is empty too and
     chrome was removed, the page is read again with its chrome (an unclosed ``<header>`` or
     ``<aside>`` can hold the whole document)."""
-    root, partial = _parse(html)
+    root, partial, removed = _parse(html)
     if root is None:
-        return Extracted(title="", markdown="", partial=partial)
+        return Extracted(title="", markdown="", partial=partial, removed=removed)
     title = _title(root)
     base = _base_url(root, base_url)
     markdown, chrome_removed = _content(root, base, title, drop_chrome=True)
     if not markdown and chrome_removed:
-        root, _ = _parse(html)
+        root, _, _ = _parse(html)
         if root is not None:
             markdown, _ = _content(root, base, title, drop_chrome=False)
-    return Extracted(title=title, markdown=markdown, partial=partial)
+    return Extracted(title=title, markdown=markdown, partial=partial, removed=removed)
 
 
 def _scant(markdown: str) -> bool:
@@ -750,7 +882,10 @@ def _promote(
     top: etree._Element, scores: dict[etree._Element, float], body: etree._Element
 ) -> etree._Element:
     """Readability's moves up from the top candidate: to an ancestor of three of the four
-    runners-up scoring within 25% of it, else to the first ancestor scoring higher."""
+    runners-up scoring within 25% of it, else to the first ancestor scoring higher. Never
+    above ``body``: when the body itself is the candidate, it stays."""
+    if top is body:
+        return top
     top_score = scores[top]
     ranked = sorted(scores.values(), reverse=True)
     cutoff = ranked[min(4, len(ranked) - 1)]
@@ -783,7 +918,9 @@ def _promote(
 
 def _widen(top: etree._Element, metrics: _Metrics, body: etree._Element) -> etree._Element:
     """The highest ancestor, before one that adds text other than paragraphs, that adds at
-    least half as much again of paragraph text, little of it linked."""
+    least half as much again of paragraph text, little of it linked. Never above ``body``."""
+    if top is body:
+        return top
     good, text, links = metrics.good, metrics.text, metrics.links
     chosen = top
     for ancestor in top.iterancestors():
@@ -1043,8 +1180,23 @@ def _is_data_table(table: etree._Element) -> bool:
 _WS = re.compile(r"[ \t\n\r\f]+")
 _SPACES = re.compile(r" {2,}")
 _WORD = re.compile(r"\w")
-_ESCAPE = re.compile(r"([*`\\])|(?<!\w)_|_(?!\w)")
-_LINE_START = re.compile(r"^(?:(#{1,6}|[-+*>])(?=\s|$)|(\d{1,9})([.)])(?=\s|$))")
+# Text is text: what would make emphasis or code (``*``, `` ` ``, ``_`` unless between two
+# letters or digits, as in snake_case), a link, an image or a reference definition (``[``,
+# ``]``), an autolink or raw HTML (``<``) or an entity (``&`` that reads as one) in CommonMark
+# is backslash-escaped, and so is ``\``.
+_ENTITY_AMPERSAND = r"&(?=#[0-9]{1,7};|#[xX][0-9a-fA-F]{1,6};|[A-Za-z][A-Za-z0-9]{0,31};)"
+_ESCAPE = re.compile(r"[*`\\\[\]<]|(?<![^\W_])_|_(?![^\W_])|" + _ENTITY_AMPERSAND)
+# A line that would start a heading, a list, a quote, a setext underline or thematic break
+# (a line of ``=`` or ``-``) or a ``~~~`` fence.
+_LINE_START = re.compile(
+    r"^(?:(#{1,6}(?=\s|$)|[-+*](?=\s|$)|>|=+ *$|-+ *$|~~~)|(\d{1,9})([.)])(?=\s|$))"
+)
+# A fence's info string: a language name, nothing that could end or break the fence line.
+_LANGUAGE = re.compile(r"[\w+#.-]{1,40}")
+# What cannot stand in a link destination as it is: spaces and controls, parentheses and
+# angle brackets (percent-encoded), and ``\`` and an entity-like ``&`` (backslash-escaped).
+_URL_UNSAFE = re.compile(r"[\x00-\x20\x7f()<>]")
+_URL_ESCAPE = re.compile(r"\\|" + _ENTITY_AMPERSAND)
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _EMPHASIS = {"strong": "**", "b": "**", "em": "*", "i": "*", "del": "~~", "s": "~~"}
 _CONTAINERS = frozenset(
@@ -1087,7 +1239,18 @@ def _collapse(text: str) -> str:
 
 
 def _escape(text: str) -> str:
-    if "*" in text or "_" in text or "`" in text or "\\" in text:
+    # plain ``in`` tests first: most text has none of these, and eight of them take a third
+    # of the time of one regex search
+    if (
+        "*" in text
+        or "_" in text
+        or "`" in text
+        or "\\" in text
+        or "[" in text
+        or "]" in text
+        or "<" in text
+        or "&" in text
+    ):
         return _ESCAPE.sub(r"\\\g<0>", text)
     return text
 
@@ -1161,7 +1324,7 @@ class _Renderer:
         self.base = base
         self.dropped = dropped
         self.seen_alt = {" ".join(title.split()).casefold()}
-        self.urls: dict[str, str | None] = {}
+        self.urls: dict[str, str | None] = {}  # href -> target as written in Markdown
         self.emphasis: list[str] = []
         self.handlers = {
             **dict.fromkeys(_HEADINGS, self._heading),
@@ -1271,12 +1434,14 @@ class _Renderer:
             return  # a heading's permalink mark (¶, §, #)
         url = self.urls.get(href, "")
         if url == "":
-            url = self.urls[href] = _resolve(self.base, href)
+            resolved = _resolve(self.base, href)
+            url = self.urls[href] = None if resolved is None else _markdown_url(resolved)
         if url is None:
             writer.raw(text)
             return
-        stripped = stripped.replace("[", "\\[").replace("]", "\\]")
-        _wrap(writer, text, f"[{stripped}]({_markdown_url(url)})")
+        if not text.startswith(" ") and writer.parts and writer.parts[-1].endswith("!"):
+            writer.parts[-1] = writer.parts[-1][:-1] + "\\!"  # "![" would make an image
+        _wrap(writer, text, f"[{stripped}]({url})")
 
     def _emphasis(self, element: etree._Element, writer: _Writer) -> None:
         marker = _EMPHASIS[element.tag]
@@ -1308,6 +1473,8 @@ class _Renderer:
             for token in (candidate.get("class") or "").split():
                 if token.startswith(("language-", "lang-")):
                     language = token.split("-", 1)[1]
+                    if not _LANGUAGE.fullmatch(language):
+                        language = ""
                     break
             if language:
                 break
@@ -1434,10 +1601,8 @@ def _code_span(code: str) -> str:
 
 
 def _markdown_url(url: str) -> str:
-    return (
-        url.replace(" ", "%20")
-        .replace("(", "%28")
-        .replace(")", "%29")
-        .replace("<", "%3C")
-        .replace(">", "%3E")
-    )
+    if _URL_UNSAFE.search(url):
+        url = _URL_UNSAFE.sub(lambda unsafe: f"%{ord(unsafe.group()):02X}", url)
+    if "\\" in url or "&" in url:
+        url = _URL_ESCAPE.sub(r"\\\g<0>", url)
+    return url

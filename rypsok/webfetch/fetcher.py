@@ -4,32 +4,29 @@ The checks run in the order DECISIONS.md sets (docs/web_fetch.md lists them): th
 length and syntax, max_chars, scheme, credentials, port and literal address, strict mode;
 then, under one network deadline (``[fetch] timeout_ms``), resolution and connection
 (judged at connect time, :mod:`rypsok.webfetch.transport`), robots.txt, the page and each
-same-host redirect hop; then extraction and cleaning in a worker thread under a deadline
-of its own (1 s).
+same-host redirect hop; then extraction, cleaning and paging in a child process
+(:mod:`rypsok.webfetch.worker`) under a deadline of its own (what the network left, plus
+1 s), killed when the deadline passes.
 """
 
 from __future__ import annotations
 
 import contextlib
-import functools
 import logging
 import ssl
 import time
 from collections.abc import AsyncIterator, Callable, Container, Iterator
-from dataclasses import dataclass
 from urllib.parse import urljoin
 
 import anyio
 import httpx
-from w3lib.encoding import http_content_type_encoding, read_bom, resolve_encoding
+from w3lib.encoding import http_content_type_encoding
 
 from rypsok import errors
 from rypsok.config import Config
 from rypsok.errors import ToolError
-from rypsok.hygiene.instructions import is_instruction_like
 from rypsok.hygiene.secrets import find_url_secrets, has_username_only
-from rypsok.hygiene.text import clean_content, clean_title
-from rypsok.model import FetchResponse, Notice, Notices
+from rypsok.model import FetchResponse
 from rypsok.net.body import (
     ACCEPT_ENCODING,
     CLIENT_FAILURES,
@@ -40,8 +37,7 @@ from rypsok.net.body import (
 from rypsok.net.egress import EgressPolicy
 from rypsok.net.url import MAX_URL_CHARS, FetchURL, URLError, read_url, upgrade_to_https
 from rypsok.version import USER_AGENT
-from rypsok.webfetch.extract import decode_html, extract_html
-from rypsok.webfetch.page import page
+from rypsok.webfetch.page import HTML_TYPES, TEXT_TYPES, RawPage, build_response
 from rypsok.webfetch.policy import check_scheme, literal_refusal
 from rypsok.webfetch.resolver import ResolutionFailed, Resolver, SystemResolver
 from rypsok.webfetch.robots import (
@@ -53,6 +49,7 @@ from rypsok.webfetch.robots import (
     rules_for_answer,
 )
 from rypsok.webfetch.transport import EgressRefused, VettedBackend, VettedTransport
+from rypsok.webfetch.worker import WorkerFailed, WorkerPool
 
 log = logging.getLogger("rypsok.webfetch")
 
@@ -61,20 +58,11 @@ MAX_START_CHAR = 2**31 - 1
 EXTRACTION_S = 1.0
 MAX_RETRY_AFTER_S = 3600
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
-HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
-TEXT_TYPES = frozenset({"text/plain", "text/markdown"})
 NO_CONTENT_TYPE = "application/octet-stream"  # RFC 9110 section 8.3: what a recipient may assume
 ACCEPT = "text/html,application/xhtml+xml,text/markdown;q=0.9,text/plain;q=0.9,*/*;q=0.1"
 
-
-@dataclass(frozen=True)
-class RawPage:
-    """A 2xx answer of a readable media type, before extraction."""
-
-    url: str
-    media_type: str
-    charset: str | None
-    body: bytes
+# The children that read pages, shared by every Fetcher of the process (like a thread pool).
+_READERS = WorkerPool(preload=("rypsok.webfetch.page",))
 
 
 def media_type_of(content_type: str | None) -> tuple[str, str | None]:
@@ -94,53 +82,6 @@ def retry_after_ms(value: str | None) -> int | None:
         return None
     seconds = int(value)
     return seconds * 1000 if seconds <= MAX_RETRY_AFTER_S else None
-
-
-def decode_text(body: bytes, charset: str | None) -> str:
-    """Plain text or Markdown: the header's charset, then a BOM, then UTF-8 if valid, else
-    windows-1252 (DECISIONS.md, Charset)."""
-    encoding = resolve_encoding(charset) if charset else None
-    bom_encoding, bom = read_bom(body)
-    if encoding is None and bom_encoding is not None:
-        encoding = bom_encoding
-    if encoding is not None:
-        if bom and resolve_encoding(bom_encoding) == resolve_encoding(encoding):
-            body = body[len(bom) :]
-        return body.decode(encoding, errors="replace")
-    try:
-        return body.decode("utf-8")
-    except UnicodeDecodeError:
-        return body.decode("cp1252", errors="replace")
-
-
-def build_response(raw: RawPage, start_char: int, max_chars: int) -> FetchResponse:
-    """Extraction, cleaning and paging: pure, run in a worker thread under a deadline."""
-    if raw.media_type in HTML_TYPES:
-        extracted = extract_html(decode_html(raw.body, raw.charset), raw.url)
-        title, markdown, partial = extracted.title, extracted.markdown, extracted.partial
-    else:
-        title, markdown, partial = "", decode_text(raw.body, raw.charset), False
-    cleaned_title = clean_title(title)
-    cleaned = clean_content(markdown)
-    if not cleaned.text.strip():
-        raise errors.extraction_failed()
-    notices = Notices()
-    if cleaned_title.truncated:
-        notices.count("title_truncated")
-    notices.count("characters_removed", cleaned_title.removed + cleaned.removed)
-    if is_instruction_like(cleaned.text) or is_instruction_like(cleaned_title.text):
-        notices.count("instruction_like_content")
-    if partial:
-        notices.add(Notice("extraction_partial"))
-    text, truncated, next_start_char = page(cleaned.text, start_char, max_chars)
-    return FetchResponse(
-        url=raw.url,
-        title=cleaned_title.text,
-        content=text,
-        truncated=truncated,
-        next_start_char=next_start_char,
-        notices=notices.as_list(),
-    )
 
 
 @contextlib.contextmanager
@@ -225,6 +166,7 @@ class Fetcher:
             target = upgrade_to_https(target)
             self._check_egress(target)
 
+        _READERS.prepare()  # a child to read the page starts while the network part runs
         network_deadline = anyio.current_time() + self._config.timeout_ms / 1000
         raw: RawPage | None = None
         with anyio.CancelScope(deadline=network_deadline):
@@ -233,13 +175,15 @@ class Fetcher:
             raise errors.fetch_deadline()
 
         # Extraction may use what the network left of timeout_ms, plus one second: a big
-        # page read quickly is not refused for taking a second to extract.
+        # page read quickly is not refused for taking a second to extract. At the deadline
+        # the child reading the page is killed: no work outlives the call.
         response: FetchResponse | None = None
         with anyio.CancelScope(deadline=network_deadline + EXTRACTION_S):
-            response = await anyio.to_thread.run_sync(
-                functools.partial(build_response, raw, start_char, max_chars),
-                abandon_on_cancel=True,
-            )
+            try:
+                response = await _READERS.run(build_response, raw, start_char, max_chars)
+            except WorkerFailed as failure:
+                log.error("extraction_failed", extra={"fields": {"trace": failure.trace}})
+                raise errors.extraction_failed() from None
         if response is None:
             raise errors.fetch_deadline()
         return response

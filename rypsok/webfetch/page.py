@@ -1,8 +1,85 @@
-"""Paging a fetched page's content: budgets count Unicode scalar values (Python characters)."""
+"""A fetched page's content: extraction, cleaning and paging, pure (no I/O, no clock).
+
+The fetcher (the I/O shell) reads the page and runs :func:`build_response` in a child
+process (:mod:`rypsok.webfetch.worker`), which imports this module and what it imports:
+keep it free of the network side (httpx, anyio, the client). Budgets count Unicode scalar
+values (Python characters).
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from w3lib.encoding import read_bom, resolve_encoding
+
 from rypsok import errors
+from rypsok.hygiene.instructions import is_instruction_like
+from rypsok.hygiene.text import clean_content, clean_title
+from rypsok.model import FetchResponse, Notice, Notices
+from rypsok.webfetch.extract import decode_html, extract_html
+
+HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
+TEXT_TYPES = frozenset({"text/plain", "text/markdown"})
+
+
+@dataclass(frozen=True)
+class RawPage:
+    """A 2xx answer of a readable media type, before extraction."""
+
+    url: str
+    media_type: str
+    charset: str | None
+    body: bytes
+
+
+def build_response(raw: RawPage, start_char: int, max_chars: int) -> FetchResponse:
+    """Extraction, cleaning and paging. Raises ToolError (extraction_failed, start_char
+    beyond the content); anything else it raises is a bug."""
+    removed = 0  # before the cleaner: what extraction removed
+    if raw.media_type in HTML_TYPES:
+        extracted = extract_html(decode_html(raw.body, raw.charset), raw.url)
+        title, markdown, partial = extracted.title, extracted.markdown, extracted.partial
+        removed = extracted.removed
+    else:
+        title, markdown, partial = "", decode_text(raw.body, raw.charset), False
+    cleaned_title = clean_title(title)
+    cleaned = clean_content(markdown)
+    if not cleaned.text.strip():
+        raise errors.extraction_failed()
+    notices = Notices()
+    if cleaned_title.truncated:
+        notices.count("title_truncated")
+    notices.count("characters_removed", removed + cleaned_title.removed + cleaned.removed)
+    if is_instruction_like(cleaned.text) or is_instruction_like(cleaned_title.text):
+        notices.count("instruction_like_content")
+    if partial:
+        notices.add(Notice("extraction_partial"))
+    text, truncated, next_start_char = page(cleaned.text, start_char, max_chars)
+    return FetchResponse(
+        url=raw.url,
+        title=cleaned_title.text,
+        content=text,
+        truncated=truncated,
+        next_start_char=next_start_char,
+        notices=notices.as_list(),
+    )
+
+
+def decode_text(body: bytes, charset: str | None) -> str:
+    """Plain text or Markdown: the header's charset, then a BOM, then UTF-8 if valid, else
+    windows-1252 (DECISIONS.md, Charset)."""
+    encoding = resolve_encoding(charset) if charset else None
+    bom_encoding, bom = read_bom(body)
+    if encoding is None and bom_encoding is not None:
+        encoding = bom_encoding
+    if encoding is not None:
+        if bom and resolve_encoding(bom_encoding) == resolve_encoding(encoding):
+            body = body[len(bom) :]
+        return body.decode(encoding, errors="replace")
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError:
+        return body.decode("cp1252", errors="replace")
 
 
 def page(content: str, start_char: int, max_chars: int) -> tuple[str, bool, int | None]:
