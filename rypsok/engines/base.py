@@ -21,7 +21,6 @@ Each engine module defines exactly:
 from __future__ import annotations
 
 import datetime as dt
-import email.utils
 import json
 import logging
 from dataclasses import dataclass, field
@@ -30,6 +29,8 @@ from typing import Any, Literal
 
 import httpx
 import lxml.html
+
+from rypsok.net.retry_after import read_retry_after
 
 Category = Literal["general", "news", "science", "code"]
 CATEGORIES: tuple[Category, ...] = ("general", "news", "science", "code")
@@ -149,19 +150,7 @@ def endpoint_url(endpoint: str, path: str, language: str | None = None) -> str:
 
 def retry_after_seconds(headers: httpx.Headers) -> float | None:
     """Retry-After as seconds, from delta-seconds or an HTTP date; None when absent or bad."""
-    value = headers.get("retry-after")
-    if not value:
-        return None
-    value = value.strip()
-    if value.isdigit():
-        return float(value)
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=dt.UTC)
-    return max(0.0, (when - dt.datetime.now(dt.UTC)).total_seconds())
+    return read_retry_after(headers.get("retry-after"), now=dt.datetime.now(dt.UTC))
 
 
 def failure_for_status(status: int, headers: httpx.Headers) -> EngineFailure | None:

@@ -38,6 +38,7 @@ from rypsok.net.body import (
     read_body,
 )
 from rypsok.net.egress import EgressPolicy
+from rypsok.net.retry_after import read_retry_after
 from rypsok.net.url import FetchURL, URLError, read_url, upgrade_to_https
 from rypsok.version import USER_AGENT
 from rypsok.webfetch.extract import decode_html, extract_html
@@ -85,13 +86,10 @@ def media_type_of(content_type: str | None) -> tuple[str, str | None]:
 
 def retry_after_ms(value: str | None) -> int | None:
     """Retry-After as milliseconds when it is whole seconds up to 3600; a date is ignored."""
-    if value is None:
+    seconds = read_retry_after(value)
+    if seconds is None or seconds > MAX_RETRY_AFTER_S:
         return None
-    value = value.strip()
-    if not (value.isascii() and value.isdigit()) or len(value) > 10:
-        return None
-    seconds = int(value)
-    return seconds * 1000 if seconds <= MAX_RETRY_AFTER_S else None
+    return int(seconds) * 1000
 
 
 def decode_text(body: bytes, charset: str | None) -> str:
