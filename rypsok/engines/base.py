@@ -25,12 +25,15 @@ import json
 import logging
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import httpx
 import lxml.html
 
 from rypsok.net.retry_after import read_retry_after
+
+if TYPE_CHECKING:
+    import parsel
 
 Category = Literal["general", "news", "science", "code"]
 CATEGORIES: tuple[Category, ...] = ("general", "news", "science", "code")
@@ -223,6 +226,11 @@ def load_json(body: bytes) -> Any:
     return json.loads(body)
 
 
+def string_field(value: Any) -> str:
+    """A JSON field that should hold text: the value when it is a string, else ``""``."""
+    return value if isinstance(value, str) else ""
+
+
 def iso_date(value: Any) -> str | None:
     """YYYY-MM-DD from an ISO-8601-ish string or epoch seconds; None when it is not a date."""
     if value is None or value == "":
@@ -286,3 +294,9 @@ def strip_html(fragment: str | None) -> str:
         if not (block.tail or "").startswith(("\n", " ")):
             block.tail = "\n" + (block.tail or "")
     return root.text_content().strip()
+
+
+def selection_text(selection: parsel.SelectorList[parsel.Selector]) -> str:
+    """The text of an HTML results page's elements, whitespace collapsed, for titles and
+    snippets (the HTML engines read their pages with parsel)."""
+    return " ".join("".join(selection.xpath(".//text()").getall()).split())

@@ -45,6 +45,7 @@ from .base import (
     iso_date,
     load_json,
     retry_after_seconds,
+    string_field,
     strip_html,
 )
 
@@ -179,9 +180,9 @@ def _result(item: Any) -> RawResult | None:
     if not isinstance(url, str) or not url:
         return None
     return RawResult(
-        title=strip_html(_string(item.get("title"))),
+        title=strip_html(string_field(item.get("title"))),
         url=url,
-        snippet=strip_html(_string(item.get("description"))),
+        snippet=strip_html(string_field(item.get("description"))),
         date=iso_date(item.get("page_age")),
     )
 
@@ -246,7 +247,3 @@ def _numbers(value: str | None) -> list[float | None]:
         except ValueError:
             numbers.append(None)
     return numbers
-
-
-def _string(value: Any) -> str:
-    return value if isinstance(value, str) else ""

@@ -38,6 +38,7 @@ from .base import (
     RawResult,
     endpoint_url,
     failure_for_status,
+    selection_text,
 )
 
 INFO = EngineInfo(
@@ -120,8 +121,8 @@ def _result(block: parsel.Selector) -> RawResult | None:
     url = _target_url(anchor.attrib.get("href", ""))
     if url is None:
         return None
-    title = _text(anchor)
-    snippet = _text(block.css(".result__snippet"))
+    title = selection_text(anchor)
+    snippet = selection_text(block.css(".result__snippet"))
     return RawResult(title=title, url=url, snippet=snippet)
 
 
@@ -141,7 +142,3 @@ def _target_url(href: str) -> str | None:
     if parts.scheme not in ("http", "https") or not parts.netloc:
         return None
     return absolute
-
-
-def _text(selection: parsel.SelectorList[parsel.Selector]) -> str:
-    return " ".join("".join(selection.xpath(".//text()").getall()).split())

@@ -42,6 +42,7 @@ from .base import (
     endpoint_url,
     failure_for_status,
     retry_after_seconds,
+    string_field,
 )
 
 _SOURCE_LANGUAGES = {
@@ -149,9 +150,8 @@ def _result(item: Any) -> RawResult | None:
     url = item.get("url")
     if not isinstance(url, str) or not url:
         return None
-    title = item.get("title")
     return RawResult(
-        title=title if isinstance(title, str) else "",
+        title=string_field(item.get("title")),
         url=url,
         date=_seen_date(item.get("seendate")),
     )

@@ -38,6 +38,7 @@ from .base import (
     endpoint_url,
     failure_for_status,
     load_json,
+    string_field,
 )
 
 INFO = EngineInfo(
@@ -92,11 +93,7 @@ def _result(item: Any) -> RawResult | None:
     if not isinstance(url, str) or not url:
         return None
     return RawResult(
-        title=_string(item.get("title")),
+        title=string_field(item.get("title")),
         url=url,
-        snippet=_string(item.get("description")),
+        snippet=string_field(item.get("description")),
     )
-
-
-def _string(value: Any) -> str:
-    return value if isinstance(value, str) else ""

@@ -37,6 +37,7 @@ from .base import (
     RawResult,
     endpoint_url,
     failure_for_status,
+    selection_text,
 )
 
 INFO = EngineInfo(
@@ -98,10 +99,6 @@ def _result(row: parsel.Selector) -> RawResult | None:
     url = anchor.attrib["href"].strip()
     if not url.startswith(("http://", "https://")):
         return None
-    title = _text(row.xpath("./h2"))
-    snippet = _text(row.css("p.s"))
+    title = selection_text(row.xpath("./h2"))
+    snippet = selection_text(row.css("p.s"))
     return RawResult(title=title, url=url, snippet=snippet)
-
-
-def _text(selection: parsel.SelectorList[parsel.Selector]) -> str:
-    return " ".join("".join(selection.xpath(".//text()").getall()).split())

@@ -39,6 +39,7 @@ from .base import (
     failure_for_status,
     iso_date,
     load_json,
+    string_field,
 )
 
 _TIME_RANGES = frozenset({"day", "week", "month", "year"})
@@ -94,12 +95,8 @@ def _result(item: Any) -> RawResult | None:
     if not isinstance(url, str) or not url:
         return None
     return RawResult(
-        title=_string(item.get("title")),
+        title=string_field(item.get("title")),
         url=url,
-        snippet=_string(item.get("content")),
+        snippet=string_field(item.get("content")),
         date=iso_date(item.get("publishedDate")),
     )
-
-
-def _string(value: Any) -> str:
-    return value if isinstance(value, str) else ""
