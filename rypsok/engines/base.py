@@ -46,7 +46,13 @@ FailureReason = Literal[
 ]
 
 BROWSER_USER_AGENT = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0"
-"""For the HTML engines (duckduckgo, mojeek), which filter out non-browser agents."""
+BROWSER_HEADERS = {
+    "User-Agent": BROWSER_USER_AGENT,
+    "Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+    "Accept-Language": "en-US,en;q=0.5",
+}
+"""What the HTML engines (duckduckgo, mojeek) send, as a browser would: they filter out
+non-browser agents."""
 
 ANY_LANGUAGE = "*"
 """Put in ``EngineInfo.languages`` when the engine maps any language code."""

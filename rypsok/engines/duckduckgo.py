@@ -30,7 +30,7 @@ import httpx
 import parsel
 
 from .base import (
-    BROWSER_USER_AGENT,
+    BROWSER_HEADERS,
     EngineFailure,
     EngineInfo,
     EngineSearch,
@@ -73,12 +73,7 @@ def build_request(endpoint: str, search: EngineSearch, credential: str | None) -
     form = {"q": search.query, "b": "", "kl": "wt-wt"}
     if search.time_range in _DATE_FILTER:
         form["df"] = _DATE_FILTER[search.time_range]
-    headers = {
-        "User-Agent": BROWSER_USER_AGENT,
-        "Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
-        "Accept-Language": "en-US,en;q=0.5",
-        "Referer": "https://html.duckduckgo.com/",
-    }
+    headers = {**BROWSER_HEADERS, "Referer": "https://html.duckduckgo.com/"}
     return httpx.Request("POST", endpoint_url(endpoint, "/html/"), data=form, headers=headers)
 
 

@@ -29,7 +29,7 @@ import httpx
 import parsel
 
 from .base import (
-    BROWSER_USER_AGENT,
+    BROWSER_HEADERS,
     EngineFailure,
     EngineInfo,
     EngineSearch,
@@ -60,12 +60,9 @@ def build_request(endpoint: str, search: EngineSearch, credential: str | None) -
     since = search.since()
     if since is not None:
         params["since"] = since.strftime("%Y%m%d")
-    headers = {
-        "User-Agent": BROWSER_USER_AGENT,
-        "Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
-        "Accept-Language": "en-US,en;q=0.5",
-    }
-    return httpx.Request("GET", endpoint_url(endpoint, "/search"), params=params, headers=headers)
+    return httpx.Request(
+        "GET", endpoint_url(endpoint, "/search"), params=params, headers=BROWSER_HEADERS
+    )
 
 
 def parse(
