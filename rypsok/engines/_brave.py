@@ -21,6 +21,7 @@ from .base import (
     endpoint_url,
     failure_for_status,
     iso_date,
+    item_url,
     load_json,
     retry_after_seconds,
     string_field,
@@ -130,10 +131,8 @@ def _rate_limit_wait(headers: httpx.Headers) -> float | None:
 
 def result(item: Any) -> RawResult | None:
     """One Brave web or news result."""
-    if not isinstance(item, dict):
-        return None
-    url = item.get("url")
-    if not isinstance(url, str) or not url:
+    url = item_url(item)
+    if url is None:
         return None
     return RawResult(
         title=strip_html(string_field(item.get("title"))),

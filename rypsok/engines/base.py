@@ -232,6 +232,15 @@ def load_json(body: bytes) -> Any:
     return json.loads(body)
 
 
+def item_url(item: Any) -> str | None:
+    """The ``url`` of one result in a JSON answer; None when the item is not an object or
+    its ``url`` is not a non-empty string (the result is then left out)."""
+    if not isinstance(item, dict):
+        return None
+    url = item.get("url")
+    return url if isinstance(url, str) and url else None
+
+
 def string_field(value: Any) -> str:
     """A JSON field that should hold text: the value when it is a string, else ``""``."""
     return value if isinstance(value, str) else ""

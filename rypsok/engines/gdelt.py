@@ -41,6 +41,7 @@ from .base import (
     RawResult,
     endpoint_url,
     failure_for_status,
+    item_url,
     retry_after_seconds,
     string_field,
 )
@@ -145,10 +146,8 @@ def _seen_date(value: Any) -> str | None:
 
 
 def _result(item: Any) -> RawResult | None:
-    if not isinstance(item, dict):
-        return None
-    url = item.get("url")
-    if not isinstance(url, str) or not url:
+    url = item_url(item)
+    if url is None:
         return None
     return RawResult(
         title=string_field(item.get("title")),

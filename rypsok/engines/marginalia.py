@@ -37,6 +37,7 @@ from .base import (
     RawResult,
     endpoint_url,
     failure_for_status,
+    item_url,
     load_json,
     string_field,
 )
@@ -87,10 +88,8 @@ def parse(
 
 
 def _result(item: Any) -> RawResult | None:
-    if not isinstance(item, dict):
-        return None
-    url = item.get("url")
-    if not isinstance(url, str) or not url:
+    url = item_url(item)
+    if url is None:
         return None
     return RawResult(
         title=string_field(item.get("title")),

@@ -38,6 +38,7 @@ from .base import (
     endpoint_url,
     failure_for_status,
     iso_date,
+    item_url,
     load_json,
     string_field,
 )
@@ -89,10 +90,8 @@ def parse(
 
 
 def _result(item: Any) -> RawResult | None:
-    if not isinstance(item, dict):
-        return None
-    url = item.get("url")
-    if not isinstance(url, str) or not url:
+    url = item_url(item)
+    if url is None:
         return None
     return RawResult(
         title=string_field(item.get("title")),
