@@ -250,3 +250,74 @@ def cpu_seconds(pid: int | None = None) -> float:
 
 def clock() -> float:
     return time.perf_counter()
+
+
+# rypsok over Streamable HTTP
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind((host, 0))
+        return probe.getsockname()[1]
+
+
+@contextlib.asynccontextmanager
+async def rypsok_http(
+    config_path: Path, env: dict[str, str] | None = None, errlog=None
+) -> AsyncIterator[tuple[str, int]]:
+    """``rypsok serve --http`` on a free loopback port: yields (base URL, pid) once /healthz
+    answers; stopped with SIGTERM."""
+    import signal
+    import subprocess
+
+    import anyio
+    import httpx
+
+    base = f"http://127.0.0.1:{free_port()}"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rypsok", "serve", "--config", str(config_path)]
+        + ["--http", base.removeprefix("http://")],
+        env={**base_env(), **BENCH_ENV, "PYTHONPATH": str(ROOT), **(env or {})},
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=errlog or subprocess.DEVNULL,
+    )
+    try:
+        async with httpx.AsyncClient(trust_env=False) as probe:
+            with anyio.fail_after(60):
+                while True:
+                    if process.poll() is not None:
+                        raise RuntimeError(f"rypsok serve --http exited {process.returncode}")
+                    with contextlib.suppress(httpx.TransportError):
+                        if (await probe.get(f"{base}/healthz")).status_code == 200:
+                            break
+                    await anyio.sleep(0.05)
+        yield base, process.pid
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@contextlib.asynccontextmanager
+async def http_mcp_session(url: str, token: str | None = None) -> AsyncIterator[Any]:
+    """An initialized ClientSession over Streamable HTTP (the SDK's client)."""
+    import httpx2
+    from mcp import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+
+    headers = {"Authorization": f"Bearer {token}"} if token else None
+    async with (
+        httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30.0, read=300.0)) as http,
+        streamable_http_client(url, http_client=http) as (read, write),
+        ClientSession(read, write) as session,
+    ):
+        await session.initialize()
+        yield session

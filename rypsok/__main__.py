@@ -35,7 +35,12 @@ def _parser() -> argparse.ArgumentParser:
         )
         return p
 
-    with_config(sub.add_parser("serve", help="run the MCP server on stdio (the default)"))
+    serve = with_config(sub.add_parser("serve", help="run the MCP server on stdio (the default)"))
+    serve.add_argument(
+        "--http",
+        metavar="[HOST:]PORT",
+        help="serve Streamable HTTP at /mcp instead of stdio (default host 127.0.0.1)",
+    )
     probe = with_config(sub.add_parser("probe", help="one search with a per-engine timeline"))
     probe.add_argument("query")
     probe.add_argument("--category", choices=CATEGORIES)
@@ -114,6 +119,17 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"rypsok: {exc}", file=sys.stderr)
         return EXIT_CONFIG
+    listen = getattr(args, "http", None)  # (no subcommand: no --http)
+    if command == "serve" and (listen or config.server.listen):
+        from rypsok import serve_http
+
+        try:
+            plan = serve_http.prepare(config, listen)
+        except ConfigError as exc:
+            print(f"rypsok: {exc}", file=sys.stderr)
+            return EXIT_CONFIG
+        trio.run(serve_http.serve, config, plan)
+        return 0
     if command == "serve":
         return _serve(config)
     if command == "probe":

@@ -27,11 +27,13 @@ from rypsok.metasearch.health import EngineHealth
 from rypsok.metasearch.orchestrate import EngineJob, EnginePools, EngineRun, run_engines
 from rypsok.model import EngineState, FetchResponse, Notice, Notices, SearchResponse, StatusResponse
 from rypsok.net.egress import EgressPolicy
+from rypsok.observe import NOBODY, Observer
 from rypsok.version import USER_AGENT
 
 log = logging.getLogger("rypsok.client")
 
 RETURNED_URLS_KEPT = 10_000
+PER_TOKEN_WINDOWS_KEPT = 10_000
 STATIC_SKIP_ORDER = ("time_range", "language", "query_too_long")
 SEARCH_LATE_S = 0.1
 """A search that ends this long after it could have ended narrows the admission window:
@@ -60,9 +62,11 @@ class Client:
         *,
         clock: Clock = time.monotonic,
         fetch_options: dict[str, Any] | None = None,
+        observer: Observer = NOBODY,
     ):
         self.config = config or load_config()
         self._clock = clock
+        self._observer = observer
         self._policy = EgressPolicy.from_cidrs(self.config.fetch.allow_networks)
         self._health = {
             engine_id: EngineHealth(self.config.breaker, clock) for engine_id in self.config.engines
@@ -79,6 +83,9 @@ class Client:
         }
         self._search_admission = OnTimeLimit(self.config.search.max_concurrent, SEARCH_LATE_S)
         self._concurrency = {"web_fetch": ConcurrencyLimit(self.config.fetch.max_concurrent)}
+        self._per_token: collections.OrderedDict[tuple[str, str], MinuteWindow] = (
+            collections.OrderedDict()
+        )
         cache = self.config.cache
         self._cache = ResultCache(cache.ttl_s, cache.max_entries, clock) if cache.enabled else None
         self._returned_urls: collections.OrderedDict[str, None] = collections.OrderedDict()
@@ -103,17 +110,45 @@ class Client:
 
     # Tool calls by name, as the MCP server makes them.
 
-    async def call_tool(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-        """The tool's JSON response; raises ToolError for every refusal."""
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], *, caller: str | None = None
+    ) -> dict[str, Any]:
+        """The tool's JSON response; raises ToolError for every refusal.
+
+        ``caller`` names the bearer token of an HTTP call: its [limits.per_token] apply too.
+        """
+        tool = name if name in self.tool_names() else "unknown"
+        started = anyio.current_time()
+        outcome, reason = "cancelled", ""
+        try:
+            payload = await self._call_tool(name, arguments, caller)
+            outcome = payload.get("outcome", "ok")
+            return payload
+        except errors.ToolError as exc:
+            outcome, reason = exc.kind, str((exc.detail or {}).get("reason", ""))
+            raise
+        except Exception:
+            outcome = "internal"
+            raise
+        finally:
+            self._observer.call(tool, outcome, reason, anyio.current_time() - started)
+
+    async def _call_tool(
+        self, name: str, arguments: dict[str, Any], caller: str | None
+    ) -> dict[str, Any]:
         if name == "web_search":
             request = validate.search_request(arguments, self.config)
-            return (await self._limited("web_search", self._search, request)).to_json()
+            return (
+                await self._limited("web_search", self._search, request, caller=caller)
+            ).to_json()
         if name == "web_fetch":
             request = validate.fetch_request(arguments, self.config)
-            return (await self._limited("web_fetch", self._fetch, request)).to_json()
+            return (await self._limited("web_fetch", self._fetch, request, caller=caller)).to_json()
         if name == "engine_status" and self.config.status.enabled:
             validate.status_request(arguments)
-            return (await self._limited("engine_status", self._engine_status)).to_json()
+            return (
+                await self._limited("engine_status", self._engine_status, caller=caller)
+            ).to_json()
         raise errors.not_allowed("name", self.tool_names())
 
     def tool_names(self) -> list[str]:
@@ -169,10 +204,15 @@ class Client:
 
     # Limits shared by every way in.
 
-    async def _limited(self, tool: str, call, *args):
+    async def _limited(self, tool: str, call, *args, caller: str | None = None):
+        own = self._token_window(caller, tool)
+        if own is not None and not own.has_room():
+            raise errors.rate_limited(own.retry_after_ms())
         window = self._per_minute[tool]
         if not window.try_acquire():
             raise errors.rate_limited(window.retry_after_ms())
+        if own is not None:
+            own.try_acquire()
         concurrency = self._concurrency.get(tool)
         if concurrency is not None and not concurrency.try_enter():
             raise errors.busy(tool)
@@ -182,9 +222,31 @@ class Client:
             if concurrency is not None:
                 concurrency.leave()
 
+    def _token_window(self, caller: str | None, tool: str) -> MinuteWindow | None:
+        """The caller's own window for ``tool``; only so many callers are remembered."""
+        limit = getattr(self.config.per_token_limits, tool) if caller is not None else None
+        if limit is None:
+            return None
+        key = (caller, tool)
+        window = self._per_token.get(key)
+        if window is None:
+            window = self._per_token[key] = MinuteWindow(limit, self._clock)
+            while len(self._per_token) > PER_TOKEN_WINDOWS_KEPT:
+                self._per_token.popitem(last=False)
+        self._per_token.move_to_end(key)
+        return window
+
     # engine_status
 
+    async def store_health(self) -> str:
+        """What /healthz reports of the shared state store: "none" while there is none."""
+        return "none"
+
     async def _engine_status(self) -> StatusResponse:
+        return StatusResponse(self.engine_states())
+
+    def engine_states(self) -> list[EngineState]:
+        """Each engine's state now, sorted by id (no per-minute limit: for metrics too)."""
         states = []
         for engine_id in sorted(self.config.engines):
             engine = self.config.engines[engine_id]
@@ -192,7 +254,7 @@ class Client:
             reason = engine.unusable_reason
             state = "disabled" if reason else health.state
             states.append(EngineState(engine_id, state, health.latency_ms(), reason))
-        return StatusResponse(states)
+        return states
 
     # web_search
 
@@ -329,7 +391,11 @@ class Client:
         return jobs, cached, skipped
 
     def _cached(self, key: CacheKey) -> tuple | None:
-        return None if self._cache is None else self._cache.get(key)
+        if self._cache is None:
+            return None
+        hit = self._cache.get(key)
+        self._observer.cache_lookup(key.engine, hit is not None)
+        return hit
 
     def _fill_cache(self, jobs: list[EngineJob], runs: dict[str, EngineRun]) -> None:
         if self._cache is None:
@@ -368,6 +434,9 @@ class Client:
     def _record_health(self, runs: list[EngineRun]) -> None:
         for run in runs:
             health = self._health[run.engine]
+            self._observer.engine_request(
+                run.engine, "answered" if run.outcome == "answered" else run.reason, run.latency_s
+            )
             if run.latency_s is not None:
                 health.record_latency(run.latency_s)
             if run.outcome == "answered":

@@ -1,4 +1,5 @@
-"""The MCP binding: tools/list and tools/call over stdio, on the Trio backend. Nothing else.
+"""The MCP binding: tools/list and tools/call, on the Trio backend; stdio here, Streamable
+HTTP in rypsok.serve_http on the same server.
 
 The SDK validates neither arguments nor results and turns exceptions into
 JSON-RPC errors, so every call ends here as a result: the response JSON as
@@ -17,6 +18,7 @@ from typing import Any
 
 import mcp_types as types
 from mcp.server import Server
+from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 
 from rypsok import errors, schemas, stdio, wire
 from rypsok.client import Client
@@ -97,14 +99,16 @@ def tool_result(payload: dict[str, Any], *, error: bool = False) -> types.CallTo
     )
 
 
-async def answer(client: Client, name: str, arguments: Any) -> types.CallToolResult:
+async def answer(
+    client: Client, name: str, arguments: Any, caller: str | None = None
+) -> types.CallToolResult:
     """One tools/call, always as a result; a bug is logged with its trace, never sent."""
     try:
         if arguments is None:
             arguments = {}
         if not isinstance(arguments, dict):
             raise errors.wrong_type("arguments", "an object")
-        return tool_result(await client.call_tool(name, arguments))
+        return tool_result(await client.call_tool(name, arguments, caller=caller))
     except errors.ToolError as exc:
         return tool_result(exc.to_json(), error=True)
     except Exception:
@@ -112,11 +116,26 @@ async def answer(client: Client, name: str, arguments: Any) -> types.CallToolRes
         return tool_result(errors.internal().to_json(), error=True)
 
 
-def build_server(config: Config, client_options: dict[str, Any] | None = None) -> Server:
+def caller_name(ctx: Any) -> str | None:
+    """The name of the bearer token an HTTP call came with (None on stdio and without tokens)."""
+    request = getattr(ctx, "request", None)
+    user = request.scope.get("user") if request is not None else None
+    return user.access_token.client_id if isinstance(user, AuthenticatedUser) else None
+
+
+def build_server(
+    config: Config, client_options: dict[str, Any] | None = None, *, client: Client | None = None
+) -> Server:
+    """The MCP server; with ``client``, calls go to that running Client (the HTTP transport
+    owns it), else the server's lifespan opens one."""
+
     @contextlib.asynccontextmanager
     async def lifespan(_server: Server) -> AsyncIterator[Client]:
-        async with Client(config, **(client_options or {})) as client:
+        if client is not None:
             yield client
+            return
+        async with Client(config, **(client_options or {})) as own:
+            yield own
 
     async def on_list_tools(ctx, params) -> types.ListToolsResult:
         return types.ListToolsResult(tools=tool_list(config))
@@ -124,7 +143,7 @@ def build_server(config: Config, client_options: dict[str, Any] | None = None) -
     async def on_call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
         if isinstance(ctx.request, wire.Rejected):
             return tool_result(ctx.request.error.to_json(), error=True)
-        return await answer(ctx.lifespan_context, params.name, params.arguments)
+        return await answer(ctx.lifespan_context, params.name, params.arguments, caller_name(ctx))
 
     return Server(
         "rypsok",

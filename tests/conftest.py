@@ -9,11 +9,18 @@ import pytest
 from rypsok.config import Config, config_from_dict
 from rypsok.engines.registry import ENGINE_IDS
 from tests.engine_servers import EngineServer
+from tests.mcp_harness import TRANSPORTS
 
 
 @pytest.fixture
 def anyio_backend() -> str:
     return "trio"
+
+
+@pytest.fixture(params=TRANSPORTS)
+def transport(request: pytest.FixtureRequest) -> str:
+    """The MCP-level tests run over stdio and over Streamable HTTP alike."""
+    return request.param
 
 
 @pytest.fixture(scope="module")

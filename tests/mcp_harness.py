@@ -1,21 +1,32 @@
-"""Starting rypsok as a subprocess and talking to it with the mcp SDK's own clients."""
+"""Starting rypsok as a subprocess and talking to it with the mcp SDK's own clients,
+over stdio or over Streamable HTTP (``rypsok serve --http`` on a loopback port)."""
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
+import signal
+import socket
+import subprocess
 import sys
 import tomllib
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
+import anyio
+import httpx
+import httpx2
 import jsonschema
 import mcp
 from mcp import ClientSession, StdioServerParameters
-from mcp.client.stdio import stdio_client
+from mcp.client.stdio import get_default_environment, stdio_client
+from mcp.client.streamable_http import streamable_http_client
 
 ROOT = Path(__file__).resolve().parent.parent
+TRANSPORTS = ("stdio", "http")
+READY_TIMEOUT_S = 30.0
 
 
 def write_toml(data: dict[str, Any], path: Path) -> Path:
@@ -61,28 +72,114 @@ def server_parameters(
     )
 
 
+def free_port(host: str = "127.0.0.1") -> int:
+    with socket.socket() as probe:
+        probe.bind((host, 0))
+        return probe.getsockname()[1]
+
+
 @contextlib.asynccontextmanager
-async def session(
-    config_path: Path, env: dict[str, str] | None = None
-) -> AsyncIterator[ClientSession]:
-    """A handshake-era (2025-11-25) session with rypsok over stdio."""
-    params = server_parameters(config_path, env)
-    async with stdio_client(params) as (read, write), ClientSession(read, write) as client:
+async def http_server(
+    config_path: Path,
+    env: dict[str, str] | None = None,
+    errlog: TextIO | None = None,
+    listen: str | None = None,
+) -> AsyncIterator[tuple[str, subprocess.Popen]]:
+    """``rypsok serve --http`` as a subprocess; yields its base URL once /healthz answers.
+
+    The environment is what the SDK's stdio client gives a server (PATH, HOME, ...) and
+    ``env``, so both transports run rypsok alike. Stopped with SIGTERM, as an operator would.
+    """
+    listen = listen or f"127.0.0.1:{free_port()}"
+    base = f"http://{listen}"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rypsok", "serve", "--config", str(config_path), "--http", listen],
+        env={**get_default_environment(), "PYTHONPATH": str(ROOT), **(env or {})},
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=errlog,
+    )
+    try:
+        async with httpx.AsyncClient(trust_env=False) as probe:
+            with anyio.fail_after(READY_TIMEOUT_S):
+                while True:
+                    assert process.poll() is None, f"rypsok --http exited {process.returncode}"
+                    with contextlib.suppress(httpx.TransportError):
+                        if (await probe.get(f"{base}/healthz")).status_code == 200:
+                            break
+                    await anyio.sleep(0.05)
+        yield base, process
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            with anyio.CancelScope(shield=True), anyio.move_on_after(15):
+                while process.poll() is None:
+                    await anyio.sleep(0.05)
+        if process.poll() is None:
+            process.kill()
+        process.wait()
+
+
+def http_client(token: str | None = None) -> httpx2.AsyncClient:
+    headers = {"Authorization": f"Bearer {token}"} if token else None
+    return httpx2.AsyncClient(headers=headers, timeout=httpx2.Timeout(30.0, read=300.0))
+
+
+@contextlib.asynccontextmanager
+async def http_session(url: str, token: str | None = None) -> AsyncIterator[ClientSession]:
+    """A handshake-era session over Streamable HTTP with the SDK's client."""
+    async with (
+        http_client(token) as http,
+        streamable_http_client(url, http_client=http) as (read, write),
+        ClientSession(read, write) as client,
+    ):
         await client.initialize()
         yield client
 
 
 @contextlib.asynccontextmanager
-async def modern_client(config_path: Path, mode: str = "auto") -> AsyncIterator[mcp.Client]:
-    """mcp.Client over stdio: mode "auto" negotiates 2026-07-28, "legacy" the handshake."""
+async def session(
+    config_path: Path,
+    env: dict[str, str] | None = None,
+    transport: str = "stdio",
+    errlog: TextIO | None = None,
+) -> AsyncIterator[ClientSession]:
+    """A handshake-era (2025-11-25) session with rypsok over stdio or Streamable HTTP."""
+    if transport == "http":
+        async with (
+            http_server(config_path, env, errlog) as (base, _),
+            http_session(f"{base}/mcp") as client,
+        ):
+            yield client
+        return
+    params = server_parameters(config_path, env)
+    async with (
+        stdio_client(params, errlog=errlog or sys.stderr) as (read, write),
+        ClientSession(read, write) as client,
+    ):
+        await client.initialize()
+        yield client
+
+
+@contextlib.asynccontextmanager
+async def modern_client(
+    config_path: Path, mode: str = "auto", transport: str = "stdio"
+) -> AsyncIterator[mcp.Client]:
+    """mcp.Client: mode "auto" negotiates 2026-07-28, "legacy" the handshake."""
+    if transport == "http":
+        async with (
+            http_server(config_path) as (base, _),
+            mcp.Client(f"{base}/mcp", mode=mode) as client,
+        ):
+            yield client
+        return
     async with mcp.Client(server_parameters(config_path), mode=mode) as client:
         yield client
 
 
 def structured(result: Any) -> dict[str, Any]:
     """The structured content, checked to equal the JSON text block."""
-    import json
-
     assert result.structured_content is not None
     texts = [c.text for c in result.content if getattr(c, "type", "") == "text"]
     assert len(texts) == 1
@@ -92,3 +189,34 @@ def structured(result: Any) -> dict[str, Any]:
 
 def assert_conforms(payload: dict[str, Any], schema: dict[str, Any]) -> None:
     jsonschema.Draft202012Validator(schema).validate(payload)
+
+
+def rpc_call(tool: str, arguments: Any, request_id: int = 1) -> dict[str, Any]:
+    return {
+        "jsonrpc": "2.0",
+        "id": request_id,
+        "method": "tools/call",
+        "params": {"name": tool, "arguments": arguments},
+    }
+
+
+MCP_HEADERS = {
+    "Accept": "application/json, text/event-stream",
+    "Content-Type": "application/json",
+    "MCP-Protocol-Version": "2025-11-25",
+}
+
+
+async def post_mcp(
+    base: str,
+    message: dict[str, Any] | bytes,
+    token: str | None = None,
+    headers: dict[str, str] | None = None,
+) -> httpx.Response:
+    """One raw POST to /mcp (stateless: no initialize needed), for status codes and headers."""
+    sent = {**MCP_HEADERS, **(headers or {})}
+    if token is not None:
+        sent["Authorization"] = f"Bearer {token}"
+    body = message if isinstance(message, bytes) else json.dumps(message).encode()
+    async with httpx.AsyncClient(trust_env=False, timeout=30) as http:
+        return await http.post(f"{base}/mcp", content=body, headers=sent)

@@ -37,8 +37,8 @@ def tools_by_name(listed):
     return {tool.name: tool for tool in listed.tools}
 
 
-async def test_tool_list_follows_the_configuration(config_file):
-    async with session(config_file()) as client:
+async def test_tool_list_follows_the_configuration(config_file, transport):
+    async with session(config_file(), transport=transport) as client:
         tools = tools_by_name(await client.list_tools())
     assert list(tools) == ["web_search", "engine_status", "web_fetch"]
     search = tools["web_search"]
@@ -71,13 +71,13 @@ async def test_tool_list_follows_the_configuration(config_file):
     assert fetch["url"]["maxLength"] == 2048
 
 
-async def test_languages_and_status_switch(config_file):
+async def test_languages_and_status_switch(config_file, transport):
     path = config_file(
         enabled={"wikipedia", "hackernews"},
         search={"languages": ["de", "en"]},
         status={"enabled": False},
     )
-    async with session(path) as client:
+    async with session(path, transport=transport) as client:
         tools = tools_by_name(await client.list_tools())
         assert list(tools) == ["web_search", "web_fetch"]
         language = tools["web_search"].input_schema["properties"]["language"]
@@ -91,10 +91,10 @@ async def test_languages_and_status_switch(config_file):
     assert structured(result)["error"]["kind"] == "invalid_request"
 
 
-async def test_search_result_is_structured_and_conforms(config_file, engines):
+async def test_search_result_is_structured_and_conforms(config_file, engines, transport):
     engines.plays["github"] = json_play("github/search.json")
     engines.plays["stackexchange"] = Play(status=429, headers={"Retry-After": "3"})
-    async with session(config_file()) as client:
+    async with session(config_file(), transport=transport) as client:
         tools = tools_by_name(await client.list_tools())
         result = await client.call_tool(
             "web_search", {"query": "async runtime", "category": "code", "max_results": 3}
@@ -111,7 +111,7 @@ async def test_search_result_is_structured_and_conforms(config_file, engines):
 
 
 async def test_errors_are_results_with_the_envelope_and_the_server_keeps_serving(
-    config_file, engines
+    config_file, engines, transport
 ):
     engines.plays["github"] = json_play("github/search.json")
     engines.plays["stackexchange"] = json_play("stackexchange/search.json")
@@ -126,7 +126,7 @@ async def test_errors_are_results_with_the_envelope_and_the_server_keeps_serving
         ("engine_status", {"verbose": True}),
         ("web_fetch", {"url": "x" * 3000}),
     ]
-    async with session(config_file()) as client:
+    async with session(config_file(), transport=transport) as client:
         tools = tools_by_name(await client.list_tools())
         for name, arguments in bad_calls:
             result = await client.call_tool(name, arguments)
@@ -144,10 +144,10 @@ async def test_errors_are_results_with_the_envelope_and_the_server_keeps_serving
     assert structured(result)["outcome"] == "ok"
 
 
-async def test_deadline_holds_through_mcp(config_file, engines):
+async def test_deadline_holds_through_mcp(config_file, engines, transport):
     engines.plays["github"] = Play(mode="hang")
     engines.plays["stackexchange"] = Play(mode="dribble")
-    async with session(config_file(search={"deadline_ms": 800})) as client:
+    async with session(config_file(search={"deadline_ms": 800}), transport=transport) as client:
         started = anyio.current_time()
         result = await client.call_tool("web_search", {"query": "asyncio", "category": "code"})
         elapsed = anyio.current_time() - started
@@ -165,10 +165,10 @@ async def test_deadline_holds_through_mcp(config_file, engines):
     )
 
 
-async def test_engine_status_through_mcp(config_file, engines):
+async def test_engine_status_through_mcp(config_file, engines, transport):
     engines.plays["github"] = json_play("github/search.json")
     engines.plays["stackexchange"] = json_play("stackexchange/search.json")
-    async with session(config_file()) as client:
+    async with session(config_file(), transport=transport) as client:
         tools = tools_by_name(await client.list_tools())
         await client.call_tool("web_search", {"query": "asyncio", "category": "code"})
         result = await client.call_tool("engine_status", {})
@@ -186,10 +186,10 @@ async def test_engine_status_through_mcp(config_file, engines):
 
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
-async def test_both_protocol_eras(config_file, engines, mode):
+async def test_both_protocol_eras(config_file, engines, mode, transport):
     engines.plays["github"] = json_play("github/search.json")
     engines.plays["stackexchange"] = json_play("stackexchange/search.json")
-    async with modern_client(config_file(), mode=mode) as client:
+    async with modern_client(config_file(), mode=mode, transport=transport) as client:
         listed = await client.list_tools()
         tools = tools_by_name(listed)
         result = await client.call_tool("web_search", {"query": "asyncio", "category": "code"})

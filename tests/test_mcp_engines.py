@@ -28,19 +28,18 @@ import json
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 import anyio
 import pytest
 from mcp import ClientSession
-from mcp.client.stdio import stdio_client
 
 from rypsok.engines.base import CATEGORIES, EngineInfo
 from rypsok.engines.registry import ENGINE_IDS, engine_module
 from tests.conftest import config_data
 from tests.engine_servers import EngineServer, Play, fixture
-from tests.mcp_harness import assert_conforms, server_parameters, structured, write_toml
+from tests.mcp_harness import TRANSPORTS, assert_conforms, session, structured, write_toml
 
 pytestmark = pytest.mark.anyio
 
@@ -805,20 +804,6 @@ class Rypsok:
         return [json.loads(line) for line in lines if line.startswith("{")]
 
 
-@contextlib.asynccontextmanager
-async def rypsok_session(
-    config_path: Path, env: dict[str, str], errlog: TextIO
-) -> AsyncIterator[ClientSession]:
-    """Like ``tests.mcp_harness.session``, with the server's stderr kept in a file."""
-    params = server_parameters(config_path, env)
-    async with (
-        stdio_client(params, errlog=errlog) as (read, write),
-        ClientSession(read, write) as client,
-    ):
-        await client.initialize()
-        yield client
-
-
 def category_config(server: EngineServer, category: str) -> dict[str, Any]:
     enabled = set(engines_of(category))
     overrides = {
@@ -841,11 +826,14 @@ def anyio_backend() -> str:
     return "trio"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="module", params=TRANSPORTS)
 async def rypsoks(
-    engine_server: EngineServer, tmp_path_factory: pytest.TempPathFactory
+    engine_server: EngineServer,
+    tmp_path_factory: pytest.TempPathFactory,
+    request: pytest.FixtureRequest,
 ) -> AsyncIterator[dict[str, Rypsok]]:
-    folder = tmp_path_factory.mktemp("rypsok_engines")
+    """One rypsok per category over stdio, then the same over Streamable HTTP."""
+    folder = tmp_path_factory.mktemp(f"rypsok_engines_{request.param}")
     async with contextlib.AsyncExitStack() as stack:
         running: dict[str, Rypsok] = {}
         for category in CATEGORIES:
@@ -855,7 +843,7 @@ async def rypsoks(
             stderr = folder / f"{category}.stderr"
             errlog = stack.enter_context(stderr.open("w", encoding="utf-8"))
             client = await stack.enter_async_context(
-                rypsok_session(config_path, CREDENTIALS, errlog)
+                session(config_path, CREDENTIALS, request.param, errlog)
             )
             tools = (await client.list_tools()).tools
             schemas = {tool.name: tool.output_schema for tool in tools}

@@ -332,8 +332,10 @@ async def every_error(client: Any, schema: dict[str, Any], sites: Sites) -> None
     await error("unsupported_content", {"url": url("/title-only")}, reason="extraction_failed")
 
 
-async def test_success_and_every_error_in_one_session(sites: Sites, tmp_path: Path) -> None:
-    async with session(config_file(tmp_path, sites)) as client:
+async def test_success_and_every_error_in_one_session(
+    sites: Sites, tmp_path: Path, transport: str
+) -> None:
+    async with session(config_file(tmp_path, sites), transport=transport) as client:
         listed = await client.list_tools()
         (tool,) = [tool for tool in listed.tools if tool.name == "web_fetch"]
         assert tool.input_schema["properties"]["max_chars"]["maximum"] == CEILING
@@ -350,12 +352,14 @@ async def test_success_and_every_error_in_one_session(sites: Sites, tmp_path: Pa
     assert not sites.other.requests(path="/elsewhere")
 
 
-async def test_strict_mode_and_the_failed_https_attempt(sites: Sites, tmp_path: Path) -> None:
+async def test_strict_mode_and_the_failed_https_attempt(
+    sites: Sites, tmp_path: Path, transport: str
+) -> None:
     listed = sites.url("/listed/")
     path = config_file(
         tmp_path, sites, fetch={"allow_http": False, "strict": True, "allow_urls": [listed]}
     )
-    async with session(path) as client:
+    async with session(path, transport=transport) as client:
         schema = await fetch_schema(client)
         await fetch_error(
             client, schema, "denied", {"url": sites.url("/unlisted")}, reason="strict_mode"
@@ -386,7 +390,7 @@ async def test_strict_mode_and_the_failed_https_attempt(sites: Sites, tmp_path: 
         assert "scheme is not allowed" in found["message"]
 
 
-async def test_redirects_to_a_refused_scheme(sites: Sites, tmp_path: Path) -> None:
+async def test_redirects_to_a_refused_scheme(sites: Sites, tmp_path: Path, transport: str) -> None:
     """A redirect of the page, or of robots.txt, to javascript:, data:, mailto: or file: is
     denied scheme (the first message: the target's scheme is not allowed), never internal."""
     robots_sites = {scheme: Site("127.0.0.2") for scheme in REFUSED_SCHEME_TARGETS}
@@ -396,7 +400,9 @@ async def test_redirects_to_a_refused_scheme(sites: Sites, tmp_path: Path) -> No
         robots_sites[scheme].route("/page", html("<p>A page.</p>"))
     ports = [sites.plain.port, *(site.port for site in robots_sites.values())]
     with running(*robots_sites.values()):
-        async with session(config_file(tmp_path, sites, fetch={"ports": ports})) as client:
+        async with session(
+            config_file(tmp_path, sites, fetch={"ports": ports}), transport=transport
+        ) as client:
             schema = await fetch_schema(client)
             for scheme, robots_site in robots_sites.items():
                 for url in (sites.url(f"/to-{scheme}"), sites.url("/page", robots_site)):
@@ -410,8 +416,10 @@ async def test_redirects_to_a_refused_scheme(sites: Sites, tmp_path: Path) -> No
         assert robots_site.requests(path="/robots.txt") and not robots_site.requests(path="/page")
 
 
-async def test_rate_limit(sites: Sites, tmp_path: Path) -> None:
-    async with session(config_file(tmp_path, sites, limits={"web_fetch": 2})) as client:
+async def test_rate_limit(sites: Sites, tmp_path: Path, transport: str) -> None:
+    async with session(
+        config_file(tmp_path, sites, limits={"web_fetch": 2}), transport=transport
+    ) as client:
         schema = await fetch_schema(client)
         await fetch_ok(client, schema, url=sites.url("/article"))
         await fetch_ok(client, schema, url=sites.url("/article"))
@@ -423,11 +431,11 @@ async def test_rate_limit(sites: Sites, tmp_path: Path) -> None:
         assert found["message"].endswith("retry later")
 
 
-async def test_deadline_and_busy(sites: Sites, tmp_path: Path) -> None:
+async def test_deadline_and_busy(sites: Sites, tmp_path: Path, transport: str) -> None:
     timeout_ms = 1500
     timeout_s = timeout_ms / 1000
     path = config_file(tmp_path, sites, fetch={"timeout_ms": timeout_ms, "max_concurrent": 1})
-    async with session(path) as client:
+    async with session(path, transport=transport) as client:
         schema = await fetch_schema(client)
         await fetch_ok(client, schema, url=sites.url("/article"))  # imports and robots.txt warm
 
@@ -462,10 +470,12 @@ async def test_deadline_and_busy(sites: Sites, tmp_path: Path) -> None:
         await fetch_ok(client, schema, url=sites.url("/article"))
 
 
-async def test_url_syntax_is_judged_before_max_chars(sites: Sites, tmp_path: Path) -> None:
+async def test_url_syntax_is_judged_before_max_chars(
+    sites: Sites, tmp_path: Path, transport: str
+) -> None:
     """docs/web_fetch.md, "Order of checks": step 1 is the URL's syntax, step 2 max_chars,
     and tests/test_fetch.py holds the fetcher to it. The MCP way in must answer alike."""
-    async with session(config_file(tmp_path, sites)) as client:
+    async with session(config_file(tmp_path, sites), transport=transport) as client:
         schema = await fetch_schema(client)
         found = await fetch_error(
             client, schema, "invalid_request", {"url": "127.0.0.2/page", "max_chars": 10}

@@ -50,9 +50,9 @@ def dirty_answers(engines):
     )
 
 
-async def test_notices_count_what_was_changed(config_file, engines):
+async def test_notices_count_what_was_changed(config_file, engines, transport):
     dirty_answers(engines)
-    async with session(config_file()) as client:
+    async with session(config_file(), transport=transport) as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}
         result = await client.call_tool(
             "web_search", {"query": "anything", "category": "code", "max_results": 10}
@@ -80,9 +80,11 @@ async def test_notices_count_what_was_changed(config_file, engines):
     assert by_url["https://three.example/"]["snippet"] == INJECTION
 
 
-async def test_instruction_like_results_can_be_dropped(config_file, engines):
+async def test_instruction_like_results_can_be_dropped(config_file, engines, transport):
     dirty_answers(engines)
-    async with session(config_file(search={"instruction_like": "drop"})) as client:
+    async with session(
+        config_file(search={"instruction_like": "drop"}), transport=transport
+    ) as client:
         result = await client.call_tool(
             "web_search", {"query": "anything", "category": "code", "max_results": 10}
         )
@@ -93,11 +95,13 @@ async def test_instruction_like_results_can_be_dropped(config_file, engines):
     assert "https://three.example/" not in {r["url"] for r in payload["results"]}
 
 
-async def test_secret_in_query_is_denied_before_any_request(config_file, engines, tmp_path):
+async def test_secret_in_query_is_denied_before_any_request(
+    config_file, engines, tmp_path, transport
+):
     dirty_answers(engines)
     log_path = tmp_path / "rypsok.log"
     query = f"why does {TOKEN} fail"
-    async with session(config_file(log={"path": str(log_path)})) as client:
+    async with session(config_file(log={"path": str(log_path)}), transport=transport) as client:
         tools = {t.name: t for t in (await client.list_tools()).tools}
         result = await client.call_tool("web_search", {"query": query, "category": "code"})
         encoded = urllib.parse.quote(TOKEN)
@@ -115,11 +119,11 @@ async def test_secret_in_query_is_denied_before_any_request(config_file, engines
     assert "secret_in_query" in log and TOKEN not in log and encoded not in log
 
 
-async def test_secret_in_query_can_be_masked(config_file, engines, tmp_path):
+async def test_secret_in_query_can_be_masked(config_file, engines, tmp_path, transport):
     dirty_answers(engines)
     log_path = tmp_path / "rypsok.log"
     config = config_file(search={"secrets": "mask"}, log={"path": str(log_path)})
-    async with session(config) as client:
+    async with session(config, transport=transport) as client:
         result = await client.call_tool(
             "web_search", {"query": f"why does {TOKEN} fail", "category": "code"}
         )

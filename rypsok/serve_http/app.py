@@ -1,0 +1,199 @@
+"""The ASGI app: the SDK's Streamable HTTP endpoint at /mcp, /healthz, /metrics, and the
+protected-resource metadata when JWTs are accepted.
+
+Stateless mode with JSON responses: every POST is answered on its own, so any replica can
+answer any request behind a plain load balancer, and no proxy has to pass an SSE stream.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import anyio
+from mcp.server.auth.handlers.metadata import ProtectedResourceMetadataHandler
+from mcp.server.auth.middleware.auth_context import AuthContextMiddleware
+from mcp.server.auth.middleware.bearer_auth import (
+    AuthenticatedUser,
+    BearerAuthBackend,
+    RequireAuthMiddleware,
+)
+from mcp.server.auth.routes import build_resource_metadata_url, cors_middleware
+from mcp.server.auth.settings import AuthSettings
+from mcp.server.transport_security import TransportSecuritySettings
+from mcp.shared.auth import ProtectedResourceMetadata
+from pydantic import AnyHttpUrl
+from starlette.middleware.authentication import AuthenticationMiddleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route, request_response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from rypsok.client import Client
+from rypsok.config import Config, is_loopback
+from rypsok.serve_http.auth import Verifier
+from rypsok.serve_http.metrics import Metrics
+from rypsok.server import build_server
+from rypsok.version import __version__
+
+log = logging.getLogger("rypsok.http")
+
+MCP_PATH = "/mcp"
+HEALTH_PATH = "/healthz"
+METRICS_PATH = "/metrics"
+METADATA_PATH = "/.well-known/oauth-protected-resource"
+LOOPBACK_HOSTS = ["127.0.0.1", "127.0.0.1:*", "localhost", "localhost:*", "[::1]", "[::1]:*"]
+
+
+def transport_security(config: Config, host: str) -> TransportSecuritySettings:
+    """DNS-rebinding protection, always on: the Host and Origin headers /mcp accepts.
+
+    Defaults: the loopback names on loopback, else the address listened on. An Origin is
+    accepted when it is one of these hosts over http or https (agents send none at all).
+    """
+    server = config.server
+    if server.allowed_hosts:
+        hosts = list(server.allowed_hosts)
+    elif is_loopback(host):
+        hosts = LOOPBACK_HOSTS
+    else:
+        name = f"[{host}]" if ":" in host else host
+        hosts = [name, f"{name}:*"]
+    origins = list(server.allowed_origins) or [
+        f"{scheme}://{h}" for h in hosts for scheme in ("http", "https")
+    ]
+    return TransportSecuritySettings(
+        enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins
+    )
+
+
+def build_app(
+    config: Config, client: Client, metrics: Metrics, verifier: Verifier, host: str
+) -> ASGIApp:
+    server = config.server
+    auth = None
+    metadata_url = None
+    routes = [Route(HEALTH_PATH, _healthz(client), methods=["GET"])]
+    if server.jwt:
+        auth = AuthSettings(
+            issuer_url=AnyHttpUrl(server.issuer),
+            resource_server_url=AnyHttpUrl(server.resource),
+            validate_token_resource=False,  # the verifier checks the audience itself
+        )
+        metadata_url = build_resource_metadata_url(auth.resource_server_url)
+        routes.append(_root_metadata_route(auth))
+    scrape: Any = _scrape(metrics)
+    if verifier:
+        scrape = RequireAuthMiddleware(request_response(scrape), [], metadata_url)
+    routes.append(Route(METRICS_PATH, scrape, methods=["GET"]))
+    app: ASGIApp = build_server(config, client=client).streamable_http_app(
+        streamable_http_path=MCP_PATH,
+        stateless_http=True,
+        json_response=True,
+        max_request_body_size=server.max_request_body,
+        transport_security=transport_security(config, host),
+        host=host,
+        auth=auth,
+        token_verifier=verifier if verifier else None,
+        custom_starlette_routes=routes,
+    )
+    if verifier and auth is None:
+        # Without an issuer the SDK adds no authentication middleware of its own.
+        app = AuthenticationMiddleware(
+            AuthContextMiddleware(app), backend=BearerAuthBackend(verifier)
+        )
+    return AccessLog(PostOnly(app), metrics)
+
+
+def _healthz(client: Client):
+    async def healthz(request: Request) -> JSONResponse:
+        """No token: whether this process is up, and whether the shared store answers."""
+        store = await client.store_health()
+        return JSONResponse({"status": "ok", "version": __version__, "store": store})
+
+    return healthz
+
+
+def _scrape(metrics: Metrics):
+    async def scrape(request: Request) -> Response:
+        body, content_type = metrics.exposition()
+        return Response(body, media_type=content_type)
+
+    return scrape
+
+
+def _root_metadata_route(auth: AuthSettings) -> Route:
+    """RFC 9728 metadata at the root well-known path too (the SDK serves the path-suffixed
+    one, /.well-known/oauth-protected-resource/mcp); clients try both."""
+    assert auth.resource_server_url is not None
+    metadata = ProtectedResourceMetadata(
+        resource=auth.resource_server_url, authorization_servers=[auth.issuer_url]
+    )
+    handler = ProtectedResourceMetadataHandler(metadata)
+    return Route(
+        METADATA_PATH,
+        endpoint=cors_middleware(handler.handle, ["GET", "OPTIONS"]),
+        methods=["GET", "OPTIONS"],
+    )
+
+
+class PostOnly:
+    """405 for GET and DELETE on /mcp, as the transport spec allows a server without an SSE
+    stream or sessions: in stateless mode the SDK would hold a GET open forever."""
+
+    def __init__(self, app: ASGIApp):
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["path"] == MCP_PATH and scope["method"] != "POST":
+            response = PlainTextResponse(
+                "Method Not Allowed: POST JSON-RPC messages to /mcp",
+                status_code=405,
+                headers={"Allow": "POST"},
+            )
+            await response(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+
+class AccessLog:
+    """One log line per request, naming the token's name (never the token), and the 401s
+    counted. The path is logged only when it is one of ours."""
+
+    KNOWN = (MCP_PATH, HEALTH_PATH, METRICS_PATH)
+
+    def __init__(self, app: ASGIApp, metrics: Metrics):
+        self.app = app
+        self.metrics = metrics
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        status: dict[str, Any] = {}
+
+        async def watch(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                status["code"] = message["status"]
+            await send(message)
+
+        started = anyio.current_time()
+        try:
+            await self.app(scope, receive, watch)
+        finally:
+            code = status.get("code")
+            if code == 401:
+                self.metrics.unauthorized.inc()
+            user = scope.get("user")
+            path = scope.get("path", "")
+            fields = {
+                "method": scope.get("method"),
+                "path": path if path in self.KNOWN or path.startswith(METADATA_PATH) else "other",
+                "status": code,
+                "ms": round((anyio.current_time() - started) * 1000),
+                "token": user.access_token.client_id
+                if isinstance(user, AuthenticatedUser)
+                else None,
+            }
+            level = logging.DEBUG if path == HEALTH_PATH else logging.INFO
+            log.log(level, "http_request", extra={"fields": fields})

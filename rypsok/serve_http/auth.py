@@ -1,0 +1,192 @@
+"""Bearer tokens for the HTTP server: the operator's static tokens and JWTs from an issuer.
+
+Both are one SDK ``TokenVerifier``: the SDK's bearer middleware calls it for every request
+and answers 401 with ``WWW-Authenticate`` when it returns None. A token is never logged or
+kept; what is kept of a static token is its SHA-256 digest, and what the rest of rypsok sees
+of any token is its name (``AccessToken.client_id``): the static token's name, or
+``jwt:`` and the JWT's client (``client_id``, ``azp``, else ``sub``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import time
+from typing import Any
+
+import anyio
+import httpx
+import jwt
+from mcp.server.auth.provider import AccessToken
+
+from rypsok.config import ServerConfig, StaticToken
+from rypsok.version import USER_AGENT
+
+log = logging.getLogger("rypsok.http")
+
+ASYMMETRIC = ("RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512")
+ASYMMETRIC_KEY_TYPES = ("RSA", "EC", "OKP")
+JWKS_MAX_AGE_S = 300.0
+"""Keys are fetched again after this long, so a rotated key is picked up."""
+JWKS_REFETCH_MIN_S = 30.0
+"""An unknown ``kid`` fetches the keys again, but not more often than this (a flood of
+forged tokens must not become a flood of requests to the issuer)."""
+JWKS_TIMEOUT_S = 5.0
+JWKS_MAX_BYTES = 1_000_000
+LEEWAY_S = 10
+MAX_TOKEN_CHARS = 8192
+
+
+class StaticTokens:
+    """The operator's tokens, compared as SHA-256 digests in constant time."""
+
+    def __init__(self, tokens: tuple[StaticToken, ...]):
+        self._tokens = tokens
+
+    def __bool__(self) -> bool:
+        return bool(self._tokens)
+
+    def name_of(self, token: str) -> str | None:
+        digest = hashlib.sha256(token.encode("utf-8", "surrogatepass")).digest()
+        found = None
+        for known in self._tokens:  # every digest is compared: the time says nothing
+            if hmac.compare_digest(digest, known.sha256):
+                found = known.name
+        return found
+
+
+class JwksVerifier:
+    """JWTs signed by a key of the issuer's JWKS, for this audience, not expired.
+
+    PyJWT checks signatures and claims. Its PyJWKClient fetches with urllib, which would
+    block the Trio loop and refetches on every unknown ``kid``; so the key set is fetched
+    here with httpx, cached, and refetched at most every JWKS_REFETCH_MIN_S.
+    """
+
+    def __init__(self, server: ServerConfig, clock=time.monotonic):
+        self._url = server.jwks_url
+        self._issuer = server.issuer
+        self._audience = server.audience
+        self._clock = clock
+        self._keys: dict[str | None, jwt.PyJWK] = {}
+        self._fetched_at: float | None = None
+        self._lock = anyio.Lock()
+        self._http = httpx.AsyncClient(
+            trust_env=False,
+            follow_redirects=False,
+            timeout=httpx.Timeout(JWKS_TIMEOUT_S),
+            headers={"User-Agent": USER_AGENT, "Accept": "application/json"},
+        )
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    async def verify(self, token: str) -> AccessToken | None:
+        try:
+            header = jwt.get_unverified_header(token)
+        except jwt.PyJWTError:
+            return None
+        if header.get("alg") not in ASYMMETRIC:
+            return None
+        key = await self._key(header.get("kid"))
+        if key is None:
+            return None
+        try:
+            claims = jwt.decode(
+                token,
+                key,
+                algorithms=[key.algorithm_name],
+                audience=self._audience,
+                issuer=self._issuer,
+                leeway=LEEWAY_S,
+                options={"require": ["exp", "iss", "aud"]},
+            )
+        except jwt.PyJWTError as exc:
+            log.debug("jwt_refused", extra={"fields": {"why": exc.__class__.__name__}})
+            return None
+        client = claims.get("client_id") or claims.get("azp") or claims.get("sub")
+        if not isinstance(client, str) or not client:
+            return None
+        return AccessToken(
+            token="",
+            client_id=f"jwt:{client}"[:128],
+            scopes=_scopes(claims),
+            expires_at=int(claims["exp"]),
+            resource=self._audience,
+            subject=claims.get("sub") if isinstance(claims.get("sub"), str) else None,
+            claims={"iss": claims["iss"]},
+        )
+
+    async def _key(self, kid: Any) -> jwt.PyJWK | None:
+        if not isinstance(kid, str | None):
+            return None
+        now = self._clock()
+        stale = self._fetched_at is None or now - self._fetched_at >= JWKS_MAX_AGE_S
+        unknown = self._find(kid) is None
+        may_refetch = self._fetched_at is None or now - self._fetched_at >= JWKS_REFETCH_MIN_S
+        if stale or (unknown and may_refetch):
+            async with self._lock:
+                if self._fetched_at is None or self._fetched_at <= now:
+                    await self._fetch()
+        return self._find(kid)
+
+    def _find(self, kid: str | None) -> jwt.PyJWK | None:
+        if kid is not None:
+            return self._keys.get(kid)
+        # No kid: only unambiguous when the set holds one key.
+        return next(iter(self._keys.values())) if len(self._keys) == 1 else None
+
+    async def _fetch(self) -> None:
+        self._fetched_at = self._clock()
+        try:
+            response = await self._http.get(self._url)
+            if response.status_code != 200 or len(response.content) > JWKS_MAX_BYTES:
+                raise ValueError(f"status {response.status_code}")
+            keys = jwt.PyJWKSet.from_dict(response.json()).keys
+        except (httpx.HTTPError, ValueError, jwt.PyJWTError) as exc:
+            # Keep the keys we had: an issuer hiccup must not lock everybody out.
+            log.warning("jwks_unavailable", extra={"fields": {"why": exc.__class__.__name__}})
+            return
+        self._keys = {
+            key.key_id: key
+            for key in keys
+            if key.key_type in ASYMMETRIC_KEY_TYPES
+            and key.algorithm_name in ASYMMETRIC
+            and key.public_key_use in (None, "sig")
+        }
+        log.info("jwks_fetched", extra={"fields": {"keys": len(self._keys)}})
+
+
+def _scopes(claims: dict[str, Any]) -> list[str]:
+    scope = claims.get("scope", claims.get("scp", ""))
+    if isinstance(scope, str):
+        return scope.split()
+    if isinstance(scope, list):
+        return [s for s in scope if isinstance(s, str)]
+    return []
+
+
+class Verifier:
+    """The SDK's TokenVerifier: a static token first, then a JWT when an issuer is set."""
+
+    def __init__(self, static: StaticTokens, jwks: JwksVerifier | None):
+        self._static = static
+        self._jwks = jwks
+
+    def __bool__(self) -> bool:
+        return bool(self._static) or self._jwks is not None
+
+    async def verify_token(self, token: str) -> AccessToken | None:
+        if len(token) > MAX_TOKEN_CHARS:
+            return None
+        name = self._static.name_of(token)
+        if name is not None:
+            return AccessToken(token="", client_id=name, scopes=[])
+        if self._jwks is not None and token.count(".") == 2:
+            return await self._jwks.verify(token)
+        return None
+
+    async def aclose(self) -> None:
+        if self._jwks is not None:
+            await self._jwks.aclose()

@@ -1,0 +1,107 @@
+"""Running the HTTP app: Hypercorn's Trio worker in the same Trio run, one Client for all.
+
+SIGTERM (or SIGINT) starts a graceful shutdown: Hypercorn stops accepting, calls in flight
+finish within their deadline (the grace period is the longest a call may last), then the
+Client closes and the process exits 0.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import signal
+from dataclasses import dataclass
+
+import trio
+from hypercorn.config import Config as HypercornConfig
+from hypercorn.trio import serve as hypercorn_serve
+
+from rypsok.client import Client
+from rypsok.config import (
+    Config,
+    ConfigError,
+    StaticToken,
+    check_exposure,
+    parse_listen,
+    read_tokens,
+)
+from rypsok.serve_http.app import build_app
+from rypsok.serve_http.auth import JwksVerifier, StaticTokens, Verifier
+from rypsok.serve_http.metrics import Metrics
+
+log = logging.getLogger("rypsok.http")
+
+GRACE_MARGIN_S = 1.0
+FETCH_EXTRACTION_S = 1.0
+"""web_fetch's network timeout plus at most this much extraction (docs/web_fetch.md)."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    host: str
+    port: int
+    tokens: tuple[StaticToken, ...]
+
+
+def prepare(config: Config, listen: str | None = None) -> Plan:
+    """Everything that can refuse to start, before anything listens: raises ConfigError."""
+    if listen:
+        host, port = parse_listen("--http", listen)
+    elif config.server.listen:
+        host, port = parse_listen("server.listen", config.server.listen)
+    else:
+        raise ConfigError("server.listen", "must be set, or --http given, to serve over HTTP")
+    check_exposure(host, config.server)
+    return Plan(host, port, read_tokens(config.server))
+
+
+def grace_period_s(config: Config) -> float:
+    """The longest a call in flight may still take, and a margin."""
+    search_s = config.search.deadline_ms / 1000
+    fetch_s = config.fetch.timeout_ms / 1000 + FETCH_EXTRACTION_S
+    return max(search_s, fetch_s) + GRACE_MARGIN_S
+
+
+async def _until_signalled() -> None:
+    with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+        async for signum in signals:
+            log.info("shutting_down", extra={"fields": {"signal": signal.Signals(signum).name}})
+            return
+
+
+def _bind(host: str, port: int) -> str:
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+async def serve(config: Config, plan: Plan) -> None:
+    metrics = Metrics()
+    jwks = JwksVerifier(config.server) if config.server.jwt else None
+    verifier = Verifier(StaticTokens(plan.tokens), jwks)
+    hypercorn = HypercornConfig()
+    hypercorn.bind = [_bind(plan.host, plan.port)]
+    hypercorn.errorlog = logging.getLogger("rypsok.http.hypercorn")
+    hypercorn.accesslog = None
+    hypercorn.graceful_timeout = grace_period_s(config)
+    hypercorn.include_server_header = False
+    try:
+        async with Client(config, observer=metrics) as client, trio.open_nursery() as nursery:
+            metrics.watch(client.engine_states)
+            app = build_app(config, client, metrics, verifier, plan.host)
+            binds = await nursery.start(
+                functools.partial(
+                    hypercorn_serve, app, hypercorn, shutdown_trigger=_until_signalled
+                )
+            )
+            log.info(
+                "listening",
+                extra={
+                    "fields": {
+                        "urls": [f"{bind}/mcp" for bind in binds],
+                        "tokens": [token.name for token in plan.tokens],
+                        "jwt": config.server.jwt,
+                    }
+                },
+            )
+    finally:
+        await verifier.aclose()
+    log.info("stopped")

@@ -1,0 +1,373 @@
+"""The Streamable HTTP transport itself: start-up refusals, Host and Origin checks, the body
+bound, /healthz, /metrics and graceful shutdown. rypsok runs as ``rypsok serve --http`` on
+a loopback port; the engines are the loopback engine server. (The MCP-level tests in
+test_mcp*.py run over this transport too.)"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from rypsok.config import ConfigError, config_from_dict, parse_listen
+from tests.conftest import config_data
+from tests.engine_servers import Play, json_play
+from tests.mcp_harness import (
+    ROOT,
+    free_port,
+    http_server,
+    http_session,
+    post_mcp,
+    rpc_call,
+    structured,
+    write_toml,
+)
+
+pytestmark = pytest.mark.anyio
+
+CODE = {"github", "stackexchange"}
+TOKEN = "alice-token-3f9a71c0d2e84b56"
+TOKENS = {"RYPSOK_TOKENS": f"alice:{TOKEN}"}
+QUERY = "quokka marmalade"
+
+
+def config_file(engines, tmp_path: Path, **sections: Any) -> Path:
+    data = {**config_data(engines, CODE), **sections}  # (config_data's first parameter is "server")
+    return write_toml(data, tmp_path / "rypsok.toml")
+
+
+def run_cli(*argv: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "rypsok", *argv],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
+    )
+
+
+# --- configuration and start-up ---------------------------------------------------------
+
+
+def test_server_keys_have_their_defaults_and_listen_is_parsed():
+    config = config_from_dict({}, env={})
+    server = config.server
+    assert (server.listen, server.tokens_env, server.tokens_file) == ("", "", "")
+    assert (server.allowed_hosts, server.allowed_origins) == ((), ())
+    assert server.max_request_body == 65536
+    assert (server.jwks_url, server.issuer, server.audience) == ("", "", "")
+    limits = config.per_token_limits
+    assert (limits.web_search, limits.web_fetch, limits.engine_status) == (None, None, None)
+    assert parse_listen("k", "8080") == ("127.0.0.1", 8080)
+    assert parse_listen("k", "0.0.0.0:80") == ("0.0.0.0", 80)
+    assert parse_listen("k", "[::1]:9000") == ("::1", 9000)
+    assert parse_listen("k", ":9000") == ("127.0.0.1", 9000)
+
+
+@pytest.mark.parametrize(
+    ("data", "key"),
+    [
+        ({"server": {"colour": "red"}}, "server.colour"),
+        ({"server": {"listen": "localhost"}}, "server.listen"),
+        ({"server": {"listen": "127.0.0.1:70000"}}, "server.listen"),
+        ({"server": {"tokens_env": "not a name"}}, "server.tokens_env"),
+        ({"server": {"max_request_body": 10}}, "server.max_request_body"),
+        ({"server": {"allowed_hosts": ["a b"]}}, "server.allowed_hosts[0]"),
+        ({"server": {"allowed_origins": ["example.org"]}}, "server.allowed_origins[0]"),
+        ({"server": {"issuer": "https://id.example"}}, "server.issuer"),
+        ({"server": {"jwks_url": "http://id.example/jwks"}}, "server.jwks_url"),
+        ({"server": {"jwks_url": "https://id.example/jwks"}}, "server.issuer"),
+        (
+            {"server": {"jwks_url": "https://id.example/jwks", "issuer": "https://id.example"}},
+            "server.audience",
+        ),
+        (
+            {
+                "server": {
+                    "jwks_url": "https://id.example/jwks",
+                    "issuer": "https://id.example",
+                    "audience": "rypsok",
+                }
+            },
+            "server.resource_url",
+        ),
+        ({"limits": {"per_token": {"web_serch": 3}}}, "limits.per_token.web_serch"),
+        ({"limits": {"per_token": {"web_search": 0}}}, "limits.per_token.web_search"),
+        ({"limits": {"per_token": 3}}, "limits.per_token"),
+    ],
+)
+def test_bad_server_keys_are_refused_by_name(data, key):
+    with pytest.raises(ConfigError) as caught:
+        config_from_dict(data, env={})
+    assert caught.value.key == key
+
+
+def test_refusals_at_start_exit_2_naming_the_key(engines, tmp_path):
+    path = str(config_file(engines, tmp_path))
+    port = str(free_port())
+    cases = [
+        (["--http", f"0.0.0.0:{port}"], {}, "server.tokens_env"),
+        (["--http", "nonsense"], {}, "--http"),
+    ]
+    for argv, env, key in cases:
+        done = run_cli("serve", "--config", path, *argv, env=env)
+        assert done.returncode == 2, (argv, done.stderr)
+        assert f"configuration key {key}:" in done.stderr
+        assert "Traceback" not in done.stderr
+
+    with_tokens = config_file(engines, tmp_path, server={"tokens_env": "RYPSOK_TOKENS"})
+    done = run_cli("serve", "--config", str(with_tokens), "--http", f"0.0.0.0:{port}", env=TOKENS)
+    assert done.returncode == 2
+    assert "configuration key server.allowed_hosts:" in done.stderr
+
+    unset = config_file(engines, tmp_path, server={"tokens_env": "RYPSOK_NO_SUCH_TOKENS"})
+    done = run_cli("serve", "--config", str(unset), "--http", f"127.0.0.1:{port}")
+    assert done.returncode == 2
+    assert "configuration key server.tokens_env:" in done.stderr
+
+    plain = tmp_path / "tokens.txt"
+    plain.write_text(f"# team tokens\nalice:{TOKEN}\n")
+    in_file = config_file(engines, tmp_path, server={"tokens_file": str(plain)})
+    done = run_cli("serve", "--config", str(in_file), "--http", f"127.0.0.1:{port}")
+    assert done.returncode == 2
+    assert "configuration key server.tokens_file: line 2 must be NAME:SHA256" in done.stderr
+    assert TOKEN not in done.stderr
+
+
+async def test_listen_in_the_file_serves_http_without_the_flag(engines, tmp_path):
+    port = free_port()
+    path = config_file(engines, tmp_path, server={"listen": f"127.0.0.1:{port}"})
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rypsok", "serve", "--config", str(path)],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        async with httpx.AsyncClient() as http:
+            with anyio.fail_after(30):
+                while True:
+                    try:
+                        health = await http.get(f"http://127.0.0.1:{port}/healthz")
+                        break
+                    except httpx.TransportError:
+                        await anyio.sleep(0.05)
+        assert health.json()["status"] == "ok"
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=15) == 0
+    finally:
+        process.kill()
+
+
+# --- one running server -----------------------------------------------------------------
+
+
+async def test_healthz_needs_no_token_and_reports_no_store(engines, tmp_path):
+    path = config_file(engines, tmp_path, server={"tokens_env": "RYPSOK_TOKENS"})
+    async with http_server(path, TOKENS) as (base, _), httpx.AsyncClient() as http:
+        answer = await http.get(f"{base}/healthz")
+        refused = await http.get(f"{base}/metrics")
+    assert answer.status_code == 200
+    body = answer.json()
+    assert body["status"] == "ok" and body["store"] == "none"
+    assert set(body) == {"status", "version", "store"}
+    assert refused.status_code == 401
+
+
+async def test_host_and_origin_are_checked(engines, tmp_path):
+    engines.plays["github"] = json_play("github/search.json")
+    engines.plays["stackexchange"] = json_play("stackexchange/search.json")
+    call = rpc_call("web_search", {"query": QUERY, "category": "code"})
+    async with http_server(config_file(engines, tmp_path)) as (base, _):
+        port = base.rsplit(":", 1)[1]
+        foreign_host = await post_mcp(base, call, headers={"Host": f"attacker.example:{port}"})
+        foreign_origin = await post_mcp(base, call, headers={"Origin": "http://attacker.example"})
+        assert engines.seen == []
+        own_origin = await post_mcp(base, call, headers={"Origin": f"http://127.0.0.1:{port}"})
+    assert foreign_host.status_code == 421
+    assert foreign_origin.status_code == 403
+    assert own_origin.status_code == 200
+    assert own_origin.json()["result"]["structuredContent"]["outcome"] == "ok"
+
+
+async def test_allowed_hosts_replace_the_loopback_defaults(engines, tmp_path):
+    engines.plays["github"] = json_play("github/search.json")
+    engines.plays["stackexchange"] = json_play("stackexchange/search.json")
+    path = config_file(
+        engines,
+        tmp_path,
+        server={
+            "allowed_hosts": ["search.example.org"],
+            "allowed_origins": ["https://app.example.org"],
+        },
+    )
+    call = rpc_call("web_search", {"query": QUERY, "category": "code"})
+    async with http_server(path) as (base, _):
+        named = await post_mcp(base, call, headers={"Host": "search.example.org"})
+        by_address = await post_mcp(base, call)
+        origin = await post_mcp(
+            base,
+            call,
+            headers={"Host": "search.example.org", "Origin": "https://app.example.org"},
+        )
+        other_origin = await post_mcp(
+            base, call, headers={"Host": "search.example.org", "Origin": "https://example.org"}
+        )
+    assert named.status_code == 200
+    assert by_address.status_code == 421
+    assert origin.status_code == 200
+    assert other_origin.status_code == 403
+
+
+async def test_request_bodies_are_bounded_and_the_server_keeps_serving(engines, tmp_path):
+    engines.plays["github"] = json_play("github/search.json")
+    engines.plays["stackexchange"] = json_play("stackexchange/search.json")
+    path = config_file(engines, tmp_path, server={"max_request_body": 2048})
+    big = rpc_call("web_search", {"query": "x" * 3000, "category": "code"})
+    async with http_server(path) as (base, _):
+        too_big = await post_mcp(base, big)
+        assert engines.seen == []
+        fine = await post_mcp(base, rpc_call("web_search", {"query": QUERY, "category": "code"}))
+    assert too_big.status_code == 413
+    assert fine.status_code == 200
+    assert fine.json()["result"]["structuredContent"]["outcome"] == "ok"
+
+
+async def test_only_posts_reach_mcp_and_bad_json_is_a_jsonrpc_error(engines, tmp_path):
+    engines.plays["github"] = json_play("github/search.json")
+    engines.plays["stackexchange"] = json_play("stackexchange/search.json")
+    async with http_server(config_file(engines, tmp_path)) as (base, _):
+        async with httpx.AsyncClient(timeout=10) as http:
+            # stateless: no SSE stream to open and no session to delete
+            get = await http.get(f"{base}/mcp", headers={"Accept": "text/event-stream"})
+            delete = await http.delete(f"{base}/mcp")
+        garbled = await post_mcp(base, b"{not json")
+        fine = await post_mcp(base, rpc_call("web_search", {"query": QUERY, "category": "code"}))
+    assert (get.status_code, get.headers["Allow"]) == (405, "POST")
+    assert delete.status_code == 405
+    assert garbled.status_code == 400
+    assert garbled.json()["error"]["code"] == -32700
+    assert fine.json()["result"]["structuredContent"]["outcome"] == "ok"
+
+
+def samples(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    found = {}
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            found[(sample.name, tuple(sorted(sample.labels.items())))] = sample.value
+    return found
+
+
+def value(found: dict, name: str, **labels: str) -> float | None:
+    return found.get((name, tuple(sorted(labels.items()))))
+
+
+async def test_metrics_count_calls_engines_breakers_and_the_cache(engines, tmp_path):
+    engines.plays["github"] = json_play("github/search.json")
+    engines.plays["stackexchange"] = Play(status=429, headers={"Retry-After": "600"})
+    path = config_file(
+        engines,
+        tmp_path,
+        server={"tokens_env": "RYPSOK_TOKENS"},
+        cache={"enabled": True},
+        breaker={"failures": 1, "cooldown_s": 600, "max_cooldown_s": 600},
+    )
+    async with http_server(path, TOKENS) as (base, _):
+        async with http_session(f"{base}/mcp", TOKEN) as client:
+            first = await client.call_tool("web_search", {"query": QUERY, "category": "code"})
+            second = await client.call_tool("web_search", {"query": QUERY, "category": "code"})
+            await client.call_tool("web_search", {"query": ""})
+            await client.call_tool("no_such_tool", {})
+        async with httpx.AsyncClient() as http:
+            refused = await http.get(f"{base}/metrics")
+            scraped = await http.get(
+                f"{base}/metrics", headers={"Authorization": f"Bearer {TOKEN}"}
+            )
+    assert structured(first)["outcome"] == "partial"
+    assert structured(second)["outcome"] == "ok"
+    assert {"code": "from_cache", "engine": "github"} in structured(second)["notices"]
+    assert refused.status_code == 401
+    assert scraped.status_code == 200
+    text = scraped.text
+    found = samples(text)
+
+    assert value(found, "rypsok_calls_total", tool="web_search", outcome="partial", reason="") == 1
+    assert value(found, "rypsok_calls_total", tool="web_search", outcome="ok", reason="") == 1
+    assert (
+        value(found, "rypsok_calls_total", tool="web_search", outcome="invalid_request", reason="")
+        == 1
+    )
+    assert (
+        value(found, "rypsok_calls_total", tool="unknown", outcome="invalid_request", reason="")
+        == 1
+    )
+    assert value(found, "rypsok_call_duration_seconds_count", tool="web_search") == 3
+    assert value(found, "rypsok_engine_requests_total", engine="github", result="answered") == 1
+    assert (
+        value(found, "rypsok_engine_requests_total", engine="stackexchange", result="rate_limited")
+        == 1
+    )
+    assert value(found, "rypsok_engine_request_duration_seconds_count", engine="github") == 1
+    assert value(found, "rypsok_cache_lookups_total", engine="github", result="miss") == 1
+    assert value(found, "rypsok_cache_lookups_total", engine="github", result="hit") == 1
+    assert value(found, "rypsok_engine_breaker_state", engine="stackexchange", state="open") == 1
+    assert value(found, "rypsok_engine_breaker_state", engine="stackexchange", state="closed") == 0
+    assert value(found, "rypsok_engine_breaker_state", engine="github", state="closed") == 1
+    assert value(found, "rypsok_engine_breaker_state", engine="brave", state="disabled") == 1
+    assert value(found, "rypsok_http_unauthorized_total") == 1
+    assert "# HELP rypsok_store_fallbacks_total" in text
+    # no query, URL, address or token in any label
+    for secret in ("quokka", "marmalade", TOKEN, "alice", "://", "127.0.0.1", "tokio"):
+        assert secret not in text, secret
+
+
+async def test_sigterm_lets_the_call_in_flight_finish_then_exits_0(engines, tmp_path):
+    engines.plays["github"] = json_play("github/search.json", delay_s=1.5)
+    engines.plays["stackexchange"] = json_play("stackexchange/search.json", delay_s=1.5)
+    path = config_file(engines, tmp_path, search={"deadline_ms": 5000})
+    log_path = tmp_path / "stderr.log"
+    with log_path.open("w") as errlog:
+        async with http_server(path, errlog=errlog) as (base, process):
+            answer: dict[str, httpx.Response] = {}
+
+            async def call() -> None:
+                message = rpc_call("web_search", {"query": QUERY, "category": "code"})
+                answer["response"] = await post_mcp(base, message)
+
+            async with anyio.create_task_group() as tasks:
+                tasks.start_soon(call)
+                with anyio.fail_after(10):
+                    while len(engines.seen) < 2:
+                        await anyio.sleep(0.01)
+                process.send_signal(signal.SIGTERM)
+                # it stops accepting while the call is still in flight
+                with anyio.fail_after(5):
+                    while True:
+                        try:
+                            async with httpx.AsyncClient() as http:
+                                await http.get(f"{base}/healthz")
+                        except httpx.ConnectError:
+                            break
+                        await anyio.sleep(0.02)
+                assert "response" not in answer
+            with anyio.fail_after(15):
+                while process.poll() is None:
+                    await anyio.sleep(0.05)
+    assert process.returncode == 0
+    response = answer["response"]
+    assert response.status_code == 200
+    assert response.json()["result"]["structuredContent"]["outcome"] == "ok"
+    events = [json.loads(line)["event"] for line in log_path.read_text().splitlines()]
+    assert events.index("shutting_down") < events.index("stopped")
