@@ -12,7 +12,7 @@ import string
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rypsok import errors, validate
+from rypsok import bounds, errors, validate
 from rypsok.config import config_from_dict
 from rypsok.hygiene import text
 
@@ -56,7 +56,7 @@ arguments = st.dictionaries(names, json_values, max_size=4)
 
 
 def assert_bounded(error: errors.ToolError) -> None:
-    assert len(error.message) <= errors.MAX_MESSAGE_CHARS
+    assert len(error.message) <= bounds.MAX_MESSAGE_CHARS
     assert all(ch.isprintable() and not text.invisible(ch) for ch in error.message)
     assert error.kind in {"invalid_request", "denied"}
     assert error.to_json()["error"]["message"] == error.message
@@ -118,8 +118,8 @@ def test_a_secret_in_a_parameter_name_is_never_echoed(before, token, after):
 @given(st.text(max_size=1000), st.text(max_size=100))
 @SETTINGS
 def test_a_tool_error_never_raises_and_is_bounded(message, parameter):
-    assert len(errors.ToolError("invalid_request", message).message) <= errors.MAX_MESSAGE_CHARS
-    assert len(errors.not_allowed(parameter, [message]).message) <= errors.MAX_MESSAGE_CHARS
+    assert len(errors.ToolError("invalid_request", message).message) <= bounds.MAX_MESSAGE_CHARS
+    assert len(errors.not_allowed(parameter, [message]).message) <= bounds.MAX_MESSAGE_CHARS
 
 
 @given(st.text(max_size=300), st.integers(min_value=3, max_value=200))

@@ -15,10 +15,9 @@ import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rypsok.bounds import MAX_SNIPPET_CHARS, MAX_TITLE_CHARS
 from rypsok.hygiene.text import (
     INDIC_SCRIPTS,
-    SNIPPET_LIMIT,
-    TITLE_LIMIT,
     Cleaned,
     clean_content,
     clean_line,
@@ -328,9 +327,11 @@ def test_built_pictographic_zwj_sequences_survive_unchanged(sequence, before, af
     assert cleaned.removed == 0
 
 
-@given(st.text(alphabet=st.sampled_from(POOL)), st.sampled_from([TITLE_LIMIT, SNIPPET_LIMIT]))
+@given(
+    st.text(alphabet=st.sampled_from(POOL)), st.sampled_from([MAX_TITLE_CHARS, MAX_SNIPPET_CHARS])
+)
 @SETTINGS
 def test_title_and_snippet_are_lines_with_their_limits(text, limit):
-    cleaned = clean_title(text) if limit == TITLE_LIMIT else clean_snippet(text)
+    cleaned = clean_title(text) if limit == MAX_TITLE_CHARS else clean_snippet(text)
     assert cleaned == clean_line(text, limit)
     assert len(cleaned.text) <= limit

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rypsok.bounds import MIN_MAX_CHARS
 from rypsok.engines.registry import ENGINE_IDS, engine_module
 
 LANGUAGE_CODE = re.compile(r"^[a-z]{2,3}(-[a-z0-9]{2,8})*$")
@@ -145,7 +146,7 @@ class SearchConfig:
 class FetchConfig:
     allow_http: bool = field(default=False, metadata={"check": _bool})
     ports: tuple[int, ...] = field(default=(80, 443), metadata={"check": _list_of(_port)})
-    max_chars: int = field(default=20000, metadata={"check": _int(500)})
+    max_chars: int = field(default=20000, metadata={"check": _int(MIN_MAX_CHARS)})
     byte_limit: int = field(default=5242880, metadata={"check": _int(1)})
     timeout_ms: int = field(default=10000, metadata={"check": _int(1)})
     follow_redirects: str = field(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
+from rypsok.bounds import MAX_MESSAGE_CHARS
 from rypsok.hygiene import secrets, text
 
 if TYPE_CHECKING:
@@ -17,7 +18,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("rypsok.errors")
 
-MAX_MESSAGE_CHARS = 200
 ELLIPSIS = "…"
 RETRYABLE_STATUSES = frozenset({408, 425, 429})
 QUOTED_NAME_CHARS = 60

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from rypsok import bounds
 from rypsok.config import Config
 from rypsok.engines.base import TIME_RANGES
-from rypsok.errors import MAX_MESSAGE_CHARS
 
 NOTICE_CODES = [
     "engine_unavailable",
@@ -63,7 +63,7 @@ ERROR = {
     "type": "object",
     "properties": {
         "kind": {"type": "string", "enum": ERROR_KINDS},
-        "message": {"type": "string", "maxLength": MAX_MESSAGE_CHARS},
+        "message": {"type": "string", "maxLength": bounds.MAX_MESSAGE_CHARS},
         "detail": nullable({"type": "object"}),
     },
     "required": ["kind", "message", "detail"],
@@ -113,7 +113,7 @@ def search_input(config: Config) -> dict[str, Any]:
             "type": "integer",
             "minimum": 1,
             "maximum": config.search.max_results,
-            "default": min(5, config.search.max_results),
+            "default": bounds.default_max_results(config.search.max_results),
         },
     }
     if len(config.search.languages) > 1:
@@ -139,9 +139,9 @@ def search_output() -> dict[str, Any]:
     result = {
         "type": "object",
         "properties": {
-            "title": {"type": "string", "maxLength": 150},
-            "url": {"type": "string", "maxLength": 2048},
-            "snippet": {"type": "string", "maxLength": 300},
+            "title": {"type": "string", "maxLength": bounds.MAX_TITLE_CHARS},
+            "url": {"type": "string", "maxLength": bounds.MAX_URL_CHARS},
+            "snippet": {"type": "string", "maxLength": bounds.MAX_SNIPPET_CHARS},
             "date": {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2}$"},
             "engines": {"type": "array", "items": {"type": "string"}},
         },
@@ -190,14 +190,14 @@ def fetch_input(config: Config) -> dict[str, Any]:
             "url": {
                 "type": "string",
                 "minLength": 1,
-                "maxLength": 2048,
+                "maxLength": bounds.MAX_URL_CHARS,
                 "description": "The page to read (https; http is tried over https).",
             },
             "max_chars": {
                 "type": "integer",
-                "minimum": 500,
+                "minimum": bounds.MIN_MAX_CHARS,
                 "maximum": config.fetch.max_chars,
-                "default": min(3000, config.fetch.max_chars),
+                "default": bounds.default_max_chars(config.fetch.max_chars),
             },
             "start_char": {
                 "type": "integer",
@@ -217,7 +217,7 @@ def fetch_output() -> dict[str, Any]:
             "outcome": {"type": "string", "enum": ["ok"]},
             "notices": {"type": "array", "items": NOTICE},
             "url": {"type": "string"},
-            "title": {"type": "string", "maxLength": 150},
+            "title": {"type": "string", "maxLength": bounds.MAX_TITLE_CHARS},
             "content": {"type": "string"},
             "truncated": {"type": "boolean"},
             "next_start_char": {"type": "integer", "minimum": 1},

@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from rypsok import errors, schemas
+from rypsok import bounds, errors, schemas
 from rypsok.config import Config
 from rypsok.engines.base import TIME_RANGES
-from rypsok.net.url import MAX_URL_CHARS, URLError, read_url
+from rypsok.net.url import FetchURL, URLError, read_url
 
 
 @dataclass(frozen=True)
@@ -86,7 +86,7 @@ def search_request(arguments: dict[str, Any], config: Config) -> SearchRequest:
 
     max_results = _integer(
         "max_results",
-        arguments.get("max_results", min(5, config.search.max_results)),
+        arguments.get("max_results", bounds.default_max_results(config.search.max_results)),
         1,
         config.search.max_results,
     )
@@ -106,25 +106,37 @@ def search_request(arguments: dict[str, Any], config: Config) -> SearchRequest:
 
 
 def fetch_request(arguments: dict[str, Any], config: Config) -> FetchRequest:
-    """URL length and syntax come before the numbers, as in DECISIONS.md's order of checks."""
     _reject_unknown(arguments, schemas.fetch_input(config))
     if "url" not in arguments:
         raise errors.missing_parameter("url")
     url = arguments["url"]
+    ceiling = config.fetch.max_chars
+    _, max_chars, start_char = fetch_arguments(
+        url,
+        arguments.get("max_chars", bounds.default_max_chars(ceiling)),
+        arguments.get("start_char", 0),
+        ceiling,
+    )
+    return FetchRequest(url, max_chars, start_char)
+
+
+def fetch_arguments(
+    url: Any, max_chars: Any, start_char: Any, max_chars_ceiling: int
+) -> tuple[FetchURL, int, int]:
+    """web_fetch's three arguments checked, the URL read: ``(url, max_chars, start_char)``.
+
+    URL length and syntax come before the numbers, as in DECISIONS.md's order of checks.
+    :meth:`rypsok.webfetch.fetcher.Fetcher.fetch` calls this too, for its own callers.
+    """
     if not isinstance(url, str) or not url:
         raise errors.wrong_type("url", "a non-empty string")
     try:
-        read_url(url, max_length=MAX_URL_CHARS)
+        target = read_url(url)
     except URLError as error:
         raise errors.url_unreadable(error) from None
-    max_chars = _integer(
-        "max_chars",
-        arguments.get("max_chars", min(3000, config.fetch.max_chars)),
-        500,
-        config.fetch.max_chars,
-    )
-    start_char = _integer("start_char", arguments.get("start_char", 0), 0, 2**31 - 1)
-    return FetchRequest(url, max_chars, start_char)
+    max_chars = _integer("max_chars", max_chars, bounds.MIN_MAX_CHARS, max_chars_ceiling)
+    start_char = _integer("start_char", start_char, 0, bounds.MAX_START_CHAR)
+    return target, max_chars, start_char
 
 
 def status_request(arguments: dict[str, Any]) -> None:

@@ -11,11 +11,10 @@ import unicodedata
 import pytest
 import regex
 
+from rypsok.bounds import MAX_SNIPPET_CHARS, MAX_TITLE_CHARS
 from rypsok.hygiene.text import (
     INDIC_SCRIPTS,
     SCANNED_PLANES,
-    SNIPPET_LIMIT,
-    TITLE_LIMIT,
     Cleaned,
     clean_content,
     clean_line,
@@ -47,8 +46,8 @@ def test_cleaned_is_a_frozen_record_of_text_removed_truncated():
 
 
 def test_limits():
-    assert TITLE_LIMIT == 150
-    assert SNIPPET_LIMIT == 300
+    assert MAX_TITLE_CHARS == 150
+    assert MAX_SNIPPET_CHARS == 300
 
 
 def test_plain_text_is_untouched():
@@ -287,7 +286,7 @@ def test_snippet_cut_at_a_word_boundary():
     text = "lorem ipsum dolor sit amet " * 20
     cleaned = clean_snippet(text)
     assert cleaned.truncated is True
-    assert len(cleaned.text) <= SNIPPET_LIMIT
+    assert len(cleaned.text) <= MAX_SNIPPET_CHARS
     assert text.startswith(cleaned.text + " ")
 
 
@@ -315,7 +314,7 @@ def test_hard_cut_does_not_split_an_emoji_sequence_or_leave_a_stray_joiner():
 def test_one_huge_grapheme_cluster_is_cut_at_the_limit():
     cleaned = clean_title("a" + "\u0301" * 400)
     assert cleaned.truncated is True
-    assert len(cleaned.text) == TITLE_LIMIT
+    assert len(cleaned.text) == MAX_TITLE_CHARS
 
 
 def test_negative_limit_is_a_programming_error():

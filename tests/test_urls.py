@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from rypsok.bounds import MAX_URL_CHARS
 from rypsok.hygiene.urls import (
-    MAX_RESULT_URL,
     TRACKING_PARAMETERS,
     canonical_key,
     is_tracking_parameter,
@@ -181,8 +181,8 @@ POLICY = EgressPolicy()
 
 
 def test_a_url_longer_than_2048_characters_is_too_long():
-    long_url = "https://example.com/" + "a" * (MAX_RESULT_URL - 20)
-    assert len(long_url) == MAX_RESULT_URL
+    long_url = "https://example.com/" + "a" * (MAX_URL_CHARS - 20)
+    assert len(long_url) == MAX_URL_CHARS
     assert result_url_problem(long_url, POLICY) is None
     assert result_url_problem(long_url + "a", POLICY) == "url_too_long"
     assert result_url_problem("ftp://" + "a" * 3000, POLICY) == "url_too_long"

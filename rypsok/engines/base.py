@@ -21,15 +21,19 @@ Each engine module defines exactly:
 from __future__ import annotations
 
 import datetime as dt
-import email.utils
 import json
 import logging
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import httpx
 import lxml.html
+
+from rypsok.net.retry_after import read_retry_after
+
+if TYPE_CHECKING:
+    import parsel
 
 Category = Literal["general", "news", "science", "code"]
 CATEGORIES: tuple[Category, ...] = ("general", "news", "science", "code")
@@ -42,7 +46,13 @@ FailureReason = Literal[
 ]
 
 BROWSER_USER_AGENT = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0"
-"""For the HTML engines (duckduckgo, mojeek), which filter out non-browser agents."""
+BROWSER_HEADERS = {
+    "User-Agent": BROWSER_USER_AGENT,
+    "Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+    "Accept-Language": "en-US,en;q=0.5",
+}
+"""What the HTML engines (duckduckgo, mojeek) send, as a browser would: they filter out
+non-browser agents."""
 
 ANY_LANGUAGE = "*"
 """Put in ``EngineInfo.languages`` when the engine maps any language code."""
@@ -149,19 +159,7 @@ def endpoint_url(endpoint: str, path: str, language: str | None = None) -> str:
 
 def retry_after_seconds(headers: httpx.Headers) -> float | None:
     """Retry-After as seconds, from delta-seconds or an HTTP date; None when absent or bad."""
-    value = headers.get("retry-after")
-    if not value:
-        return None
-    value = value.strip()
-    if value.isdigit():
-        return float(value)
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=dt.UTC)
-    return max(0.0, (when - dt.datetime.now(dt.UTC)).total_seconds())
+    return read_retry_after(headers.get("retry-after"), now=dt.datetime.now(dt.UTC))
 
 
 def failure_for_status(status: int, headers: httpx.Headers) -> EngineFailure | None:
@@ -234,6 +232,20 @@ def load_json(body: bytes) -> Any:
     return json.loads(body)
 
 
+def item_url(item: Any) -> str | None:
+    """The ``url`` of one result in a JSON answer; None when the item is not an object or
+    its ``url`` is not a non-empty string (the result is then left out)."""
+    if not isinstance(item, dict):
+        return None
+    url = item.get("url")
+    return url if isinstance(url, str) and url else None
+
+
+def string_field(value: Any) -> str:
+    """A JSON field that should hold text: the value when it is a string, else ``""``."""
+    return value if isinstance(value, str) else ""
+
+
 def iso_date(value: Any) -> str | None:
     """YYYY-MM-DD from an ISO-8601-ish string or epoch seconds; None when it is not a date."""
     if value is None or value == "":
@@ -297,3 +309,9 @@ def strip_html(fragment: str | None) -> str:
         if not (block.tail or "").startswith(("\n", " ")):
             block.tail = "\n" + (block.tail or "")
     return root.text_content().strip()
+
+
+def selection_text(selection: parsel.SelectorList[parsel.Selector]) -> str:
+    """The text of an HTML results page's elements, whitespace collapsed, for titles and
+    snippets (the HTML engines read their pages with parsel)."""
+    return " ".join("".join(selection.xpath(".//text()").getall()).split())

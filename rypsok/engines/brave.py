@@ -4,7 +4,9 @@ Documented at
 https://api-dashboard.search.brave.com/api-reference/web/search/get (request,
 ``freshness``, ``search_lang``), .../documentation/web-search/responses
 (``web.results[]``) and .../documentation/web-search/response-headers
-(``X-RateLimit-*``). brave_news imports the private helpers below (request, errors, results).
+(``X-RateLimit-*``). What brave and brave_news share (the request, the language
+mapping, the errors, one result) is in ``_brave.py``; the choices below hold for both
+but ``count``.
 
 Choices:
 
@@ -30,70 +32,17 @@ Choices:
 
 from __future__ import annotations
 
-from typing import Any
-
 import httpx
 
-from .base import (
-    EngineFailure,
-    EngineInfo,
-    EngineSearch,
-    QueryLimit,
-    RawResult,
-    endpoint_url,
-    failure_for_status,
-    iso_date,
-    load_json,
-    retry_after_seconds,
-    strip_html,
-)
-
-_FRESHNESS = {"day": "pd", "week": "pw", "month": "pm", "year": "py"}
-
-_SEARCH_LANGS = frozenset(
-    {
-        "ar", "eu", "bn", "bg", "ca", "zh-hans", "zh-hant", "hr", "cs", "da", "nl", "en",
-        "en-gb", "et", "fi", "fr", "gl", "de", "el", "gu", "he", "hi", "hu", "is", "it",
-        "jp", "kn", "ko", "lv", "lt", "ms", "ml", "mr", "nb", "pl", "pt-br", "pt-pt", "pa",
-        "ro", "ru", "sr", "sk", "sl", "es", "sv", "ta", "te", "th", "tr", "uk", "vi",
-    }
-)  # fmt: skip
-"""``search_lang`` values in Brave's API reference."""
-
-_SEARCH_LANG_ALIASES = {
-    "ja": "jp",
-    "no": "nb",
-    "pt": "pt-pt",
-    "zh": "zh-hans",
-    "zh-cn": "zh-hans",
-    "zh-sg": "zh-hans",
-    "zh-tw": "zh-hant",
-    "zh-hk": "zh-hant",
-}
-"""Common language codes that Brave spells its own way."""
-
-
-def _bcp47_case(code: str) -> str:
-    """``zh-hans`` as ``zh-Hans``, ``pt-br`` as ``pt-BR``: the casing operators write."""
-    first, *rest = code.split("-")
-    parts = [first.lower()]
-    for part in rest:
-        parts.append(part.title() if len(part) == 4 else part.upper() if len(part) == 2 else part)
-    return "-".join(parts)
-
-
-_LOWER_CODES = _SEARCH_LANGS | _SEARCH_LANG_ALIASES.keys()
-_LANGUAGES = frozenset(_LOWER_CODES | {_bcp47_case(code) for code in _LOWER_CODES})
-"""Exact codes ``honours_language`` accepts, in lower case and in BCP 47 casing."""
-
-_AUTH_ERROR_CODES = frozenset({"SUBSCRIPTION_TOKEN_INVALID", "SUBSCRIPTION_NOT_FOUND"})
+from . import _brave
+from .base import EngineFailure, EngineInfo, EngineSearch, QueryLimit, RawResult, load_json
 
 INFO = EngineInfo(
     id="brave",
     categories=frozenset({"general"}),
     default_endpoint="https://api.search.brave.com",
-    time_ranges=frozenset(_FRESHNESS),
-    languages=_LANGUAGES,
+    time_ranges=frozenset(_brave.FRESHNESS),
+    languages=_brave.LANGUAGES,
     query_limit=QueryLimit(400),
     credential_env="BRAVE_API_KEY",
     credential_required=True,
@@ -105,91 +54,16 @@ INFO = EngineInfo(
 _MAX_COUNT = 20
 
 
-def _search_lang(language: str | None) -> str | None:
-    """Brave's ``search_lang`` for a language code, or None when Brave has none."""
-    if not language:
-        return None
-    code = language.strip().lower().replace("_", "-")
-    for candidate in (code, code.split("-")[0]):
-        candidate = _SEARCH_LANG_ALIASES.get(candidate, candidate)
-        if candidate in _SEARCH_LANGS:
-            return candidate
-    return None
-
-
-def _request(
-    endpoint: str,
-    path: str,
-    search: EngineSearch,
-    credential: str | None,
-    count: int,
-    extra: dict[str, str] | None = None,
-) -> httpx.Request:
-    """The request both Brave engines send; ``path``, ``count`` and ``extra`` differ."""
-    params = {"q": search.query, "count": str(count), **(extra or {})}
-    if search.time_range in _FRESHNESS:
-        params["freshness"] = _FRESHNESS[search.time_range]
-    lang = _search_lang(search.language)
-    if lang is not None:
-        params["search_lang"] = lang
-    headers = {"Accept": "application/json", "User-Agent": search.user_agent}
-    if credential:
-        headers["X-Subscription-Token"] = credential
-    return httpx.Request("GET", endpoint_url(endpoint, path), params=params, headers=headers)
-
-
 def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> httpx.Request:
     count = min(search.max_results, _MAX_COUNT)
     extra = {"text_decorations": "false"}
-    return _request(endpoint, "/res/v1/web/search", search, credential, count, extra)
-
-
-def _failure(status: int, headers: httpx.Headers, body: bytes) -> EngineFailure | None:
-    """Brave's own error signals, then the shared mapping; None for a 2xx."""
-    if 200 <= status < 300:
-        return None
-    code, loc_fields = _error_code(body)
-    if code in _AUTH_ERROR_CODES or (code == "VALIDATION" and "x-subscription-token" in loc_fields):
-        return EngineFailure("auth_failure")
-    if status == 429:
-        return EngineFailure("rate_limited", _rate_limit_wait(headers))
-    return failure_for_status(status, headers)
-
-
-def _rate_limit_wait(headers: httpx.Headers) -> float | None:
-    """Retry-After, else the longest reset among windows with nothing remaining."""
-    retry_after = retry_after_seconds(headers)
-    if retry_after is not None:
-        return retry_after
-    remaining = _numbers(headers.get("x-ratelimit-remaining"))
-    resets = _numbers(headers.get("x-ratelimit-reset"))
-    exhausted = [
-        reset
-        for left, reset in zip(remaining, resets, strict=False)
-        if left is not None and reset is not None and left <= 0
-    ]
-    return max(exhausted) if exhausted else None
-
-
-def _result(item: Any) -> RawResult | None:
-    """One Brave web or news result."""
-    if not isinstance(item, dict):
-        return None
-    url = item.get("url")
-    if not isinstance(url, str) or not url:
-        return None
-    return RawResult(
-        title=strip_html(_string(item.get("title"))),
-        url=url,
-        snippet=strip_html(_string(item.get("description"))),
-        date=iso_date(item.get("page_age")),
-    )
+    return _brave.request(endpoint, "/res/v1/web/search", search, credential, count, extra)
 
 
 def parse(
     status: int, headers: httpx.Headers, body: bytes, search: EngineSearch
 ) -> list[RawResult] | EngineFailure:
-    brave_failure = _failure(status, headers, body)
+    brave_failure = _brave.failure(status, headers, body)
     if brave_failure is not None:
         return brave_failure
     try:
@@ -204,49 +78,5 @@ def parse(
     items = web.get("results") if isinstance(web, dict) else None
     if not isinstance(items, list):
         return EngineFailure("parse_failure")
-    results = [found for item in items if (found := _result(item)) is not None]
+    results = [found for item in items if (found := _brave.result(item)) is not None]
     return results[: search.max_results]
-
-
-def _error_code(body: bytes) -> tuple[str | None, set[str]]:
-    """The error's ``code`` and the header/field names in its ``meta.errors[].loc``.
-
-    The schema has ``"error": {…}``; the reference's examples show
-    ``"errors": [{…}]``; both are read.
-    """
-    try:
-        document = load_json(body)
-    except ValueError:
-        return None, set()
-    if not isinstance(document, dict):
-        return None, set()
-    error = document.get("error")
-    if error is None and isinstance(document.get("errors"), list) and document["errors"]:
-        error = document["errors"][0]
-    if not isinstance(error, dict):
-        return None, set()
-    code = error.get("code") if isinstance(error.get("code"), str) else None
-    locations: set[str] = set()
-    meta = error.get("meta")
-    details = meta.get("errors") if isinstance(meta, dict) else None
-    for detail in details if isinstance(details, list) else ():
-        loc = detail.get("loc") if isinstance(detail, dict) else None
-        if isinstance(loc, list):
-            locations.update(str(part).lower() for part in loc)
-    return code, locations
-
-
-def _numbers(value: str | None) -> list[float | None]:
-    if not value:
-        return []
-    numbers: list[float | None] = []
-    for part in value.split(","):
-        try:
-            numbers.append(float(part.strip()))
-        except ValueError:
-            numbers.append(None)
-    return numbers
-
-
-def _string(value: Any) -> str:
-    return value if isinstance(value, str) else ""

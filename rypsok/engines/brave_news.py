@@ -5,7 +5,8 @@ https://api-dashboard.search.brave.com/api-reference/news/news_search/get
 (request: ``count`` 1 to 50, ``freshness``, ``search_lang``) and
 https://api-dashboard.search.brave.com/app/documentation/news-search/responses
 (top-level ``results[]`` of ``news_result``). Request headers, language
-mapping, errors and the 50-word note are brave's (see ``brave.py``).
+mapping, errors and the reading of a result are shared with brave (``_brave.py``); the
+50-word note is brave's (see ``brave.py``).
 
 Choices: ``count`` is ``search.max_results`` up to 50; ``date`` is
 ``page_age``; ``rate_per_minute`` 60 and ``query_limit`` 400 characters as for brave
@@ -16,22 +17,15 @@ from __future__ import annotations
 
 import httpx
 
-from .base import (
-    EngineFailure,
-    EngineInfo,
-    EngineSearch,
-    QueryLimit,
-    RawResult,
-    load_json,
-)
-from .brave import _FRESHNESS, _LANGUAGES, _failure, _request, _result
+from . import _brave
+from .base import EngineFailure, EngineInfo, EngineSearch, QueryLimit, RawResult, load_json
 
 INFO = EngineInfo(
     id="brave_news",
     categories=frozenset({"news"}),
     default_endpoint="https://api.search.brave.com",
-    time_ranges=frozenset(_FRESHNESS),
-    languages=_LANGUAGES,
+    time_ranges=frozenset(_brave.FRESHNESS),
+    languages=_brave.LANGUAGES,
     query_limit=QueryLimit(400),
     credential_env="BRAVE_API_KEY",
     credential_required=True,
@@ -45,13 +39,13 @@ _MAX_COUNT = 50
 
 def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> httpx.Request:
     count = min(search.max_results, _MAX_COUNT)
-    return _request(endpoint, "/res/v1/news/search", search, credential, count)
+    return _brave.request(endpoint, "/res/v1/news/search", search, credential, count)
 
 
 def parse(
     status: int, headers: httpx.Headers, body: bytes, search: EngineSearch
 ) -> list[RawResult] | EngineFailure:
-    failure = _failure(status, headers, body)
+    failure = _brave.failure(status, headers, body)
     if failure is not None:
         return failure
     try:
@@ -63,5 +57,5 @@ def parse(
     items = document.get("results")
     if not isinstance(items, list):
         return EngineFailure("parse_failure")
-    results = [found for item in items if (found := _result(item)) is not None]
+    results = [found for item in items if (found := _brave.result(item)) is not None]
     return results[: search.max_results]

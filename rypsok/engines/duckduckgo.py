@@ -30,7 +30,7 @@ import httpx
 import parsel
 
 from .base import (
-    BROWSER_USER_AGENT,
+    BROWSER_HEADERS,
     EngineFailure,
     EngineInfo,
     EngineSearch,
@@ -38,6 +38,7 @@ from .base import (
     RawResult,
     endpoint_url,
     failure_for_status,
+    selection_text,
 )
 
 INFO = EngineInfo(
@@ -72,12 +73,7 @@ def build_request(endpoint: str, search: EngineSearch, credential: str | None) -
     form = {"q": search.query, "b": "", "kl": "wt-wt"}
     if search.time_range in _DATE_FILTER:
         form["df"] = _DATE_FILTER[search.time_range]
-    headers = {
-        "User-Agent": BROWSER_USER_AGENT,
-        "Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
-        "Accept-Language": "en-US,en;q=0.5",
-        "Referer": "https://html.duckduckgo.com/",
-    }
+    headers = {**BROWSER_HEADERS, "Referer": "https://html.duckduckgo.com/"}
     return httpx.Request("POST", endpoint_url(endpoint, "/html/"), data=form, headers=headers)
 
 
@@ -120,8 +116,8 @@ def _result(block: parsel.Selector) -> RawResult | None:
     url = _target_url(anchor.attrib.get("href", ""))
     if url is None:
         return None
-    title = _text(anchor)
-    snippet = _text(block.css(".result__snippet"))
+    title = selection_text(anchor)
+    snippet = selection_text(block.css(".result__snippet"))
     return RawResult(title=title, url=url, snippet=snippet)
 
 
@@ -141,7 +137,3 @@ def _target_url(href: str) -> str | None:
     if parts.scheme not in ("http", "https") or not parts.netloc:
         return None
     return absolute
-
-
-def _text(selection: parsel.SelectorList[parsel.Selector]) -> str:
-    return " ".join("".join(selection.xpath(".//text()").getall()).split())

@@ -41,7 +41,9 @@ from .base import (
     RawResult,
     endpoint_url,
     failure_for_status,
+    item_url,
     retry_after_seconds,
+    string_field,
 )
 
 _SOURCE_LANGUAGES = {
@@ -144,14 +146,11 @@ def _seen_date(value: Any) -> str | None:
 
 
 def _result(item: Any) -> RawResult | None:
-    if not isinstance(item, dict):
+    url = item_url(item)
+    if url is None:
         return None
-    url = item.get("url")
-    if not isinstance(url, str) or not url:
-        return None
-    title = item.get("title")
     return RawResult(
-        title=title if isinstance(title, str) else "",
+        title=string_field(item.get("title")),
         url=url,
         date=_seen_date(item.get("seendate")),
     )

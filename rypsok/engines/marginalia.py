@@ -37,7 +37,9 @@ from .base import (
     RawResult,
     endpoint_url,
     failure_for_status,
+    item_url,
     load_json,
+    string_field,
 )
 
 INFO = EngineInfo(
@@ -86,17 +88,11 @@ def parse(
 
 
 def _result(item: Any) -> RawResult | None:
-    if not isinstance(item, dict):
-        return None
-    url = item.get("url")
-    if not isinstance(url, str) or not url:
+    url = item_url(item)
+    if url is None:
         return None
     return RawResult(
-        title=_string(item.get("title")),
+        title=string_field(item.get("title")),
         url=url,
-        snippet=_string(item.get("description")),
+        snippet=string_field(item.get("description")),
     )
-
-
-def _string(value: Any) -> str:
-    return value if isinstance(value, str) else ""

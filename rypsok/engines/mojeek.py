@@ -29,7 +29,7 @@ import httpx
 import parsel
 
 from .base import (
-    BROWSER_USER_AGENT,
+    BROWSER_HEADERS,
     EngineFailure,
     EngineInfo,
     EngineSearch,
@@ -37,6 +37,7 @@ from .base import (
     RawResult,
     endpoint_url,
     failure_for_status,
+    selection_text,
 )
 
 INFO = EngineInfo(
@@ -59,12 +60,9 @@ def build_request(endpoint: str, search: EngineSearch, credential: str | None) -
     since = search.since()
     if since is not None:
         params["since"] = since.strftime("%Y%m%d")
-    headers = {
-        "User-Agent": BROWSER_USER_AGENT,
-        "Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
-        "Accept-Language": "en-US,en;q=0.5",
-    }
-    return httpx.Request("GET", endpoint_url(endpoint, "/search"), params=params, headers=headers)
+    return httpx.Request(
+        "GET", endpoint_url(endpoint, "/search"), params=params, headers=BROWSER_HEADERS
+    )
 
 
 def parse(
@@ -98,10 +96,6 @@ def _result(row: parsel.Selector) -> RawResult | None:
     url = anchor.attrib["href"].strip()
     if not url.startswith(("http://", "https://")):
         return None
-    title = _text(row.xpath("./h2"))
-    snippet = _text(row.css("p.s"))
+    title = selection_text(row.xpath("./h2"))
+    snippet = selection_text(row.css("p.s"))
     return RawResult(title=title, url=url, snippet=snippet)
-
-
-def _text(selection: parsel.SelectorList[parsel.Selector]) -> str:
-    return " ".join("".join(selection.xpath(".//text()").getall()).split())

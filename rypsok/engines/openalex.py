@@ -46,6 +46,7 @@ from .base import (
     iso_date,
     load_json,
     retry_after_seconds,
+    string_field,
     strip_html,
 )
 
@@ -134,7 +135,7 @@ def _result(item: Any) -> RawResult | None:
         return None
     title = item.get("display_name") or item.get("title")
     return RawResult(
-        title=" ".join(strip_html(title if isinstance(title, str) else "").split()),
+        title=" ".join(strip_html(string_field(title)).split()),
         url=url,
         snippet=_abstract_text(item.get("abstract_inverted_index")),
         date=iso_date(item.get("publication_date")),

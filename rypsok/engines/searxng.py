@@ -38,7 +38,9 @@ from .base import (
     endpoint_url,
     failure_for_status,
     iso_date,
+    item_url,
     load_json,
+    string_field,
 )
 
 _TIME_RANGES = frozenset({"day", "week", "month", "year"})
@@ -88,18 +90,12 @@ def parse(
 
 
 def _result(item: Any) -> RawResult | None:
-    if not isinstance(item, dict):
-        return None
-    url = item.get("url")
-    if not isinstance(url, str) or not url:
+    url = item_url(item)
+    if url is None:
         return None
     return RawResult(
-        title=_string(item.get("title")),
+        title=string_field(item.get("title")),
         url=url,
-        snippet=_string(item.get("content")),
+        snippet=string_field(item.get("content")),
         date=iso_date(item.get("publishedDate")),
     )
-
-
-def _string(value: Any) -> str:
-    return value if isinstance(value, str) else ""

@@ -16,8 +16,7 @@ from dataclasses import dataclass
 
 import regex
 
-TITLE_LIMIT = 150
-SNIPPET_LIMIT = 300
+from rypsok.bounds import MAX_SNIPPET_CHARS, MAX_TITLE_CHARS
 
 ZWNJ = "\u200c"
 ZWJ = "\u200d"
@@ -258,11 +257,11 @@ def clean_line(text: str, limit: int) -> Cleaned:
 
 
 def clean_title(text: str) -> Cleaned:
-    return clean_line(text, TITLE_LIMIT)
+    return clean_line(text, MAX_TITLE_CHARS)
 
 
 def clean_snippet(text: str) -> Cleaned:
-    return clean_line(text, SNIPPET_LIMIT)
+    return clean_line(text, MAX_SNIPPET_CHARS)
 
 
 def _cut(line: str, limit: int) -> tuple[str, bool]:

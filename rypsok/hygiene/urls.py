@@ -15,9 +15,7 @@ from urllib.parse import unquote
 from w3lib.url import canonicalize_url
 
 from rypsok.net.egress import EgressPolicy
-from rypsok.net.url import MAX_URL_CHARS, URLError, read_url
-
-MAX_RESULT_URL = MAX_URL_CHARS
+from rypsok.net.url import DEFAULT_PORTS, URLError, read_url
 
 # Parameters that identify a click, a user, an e-mail recipient or a campaign, never
 # the page. Compiled from Brave's query filter (brave-core components/query_filter:
@@ -207,8 +205,6 @@ TRACKING_PARAMETERS: frozenset[str] = frozenset(
 )
 TRACKING_PREFIXES: tuple[str, ...] = ("utm_",)
 
-DEFAULT_PORTS = {"http": "80", "https": "443"}
-
 
 def is_tracking_parameter(name: str) -> bool:
     """Whether a query parameter's name (as written in the URL) is a tracking parameter."""
@@ -254,7 +250,8 @@ def canonical_key(url: str) -> str:
     netloc, path = rest[:netloc_end], rest[netloc_end:]
     userinfo, at, host_and_port = netloc.rpartition("@")
     host, port = _split_port(host_and_port)
-    if port == DEFAULT_PORTS.get(scheme.lower()):
+    default_port = DEFAULT_PORTS.get(scheme.lower())
+    if default_port is not None and port == str(default_port):
         port = ""
     host = host.removesuffix(".") if not host.startswith("[") else host
     return "//" + userinfo + at + host + (":" + port if port else "") + path
@@ -265,18 +262,17 @@ def result_url_problem(
 ) -> Literal["url_invalid", "url_too_long"] | None:
     """Why a search result's URL must be dropped, or None.
 
-    ``url_too_long``: more than 2048 characters. ``url_invalid``: web_fetch could not
-    read it (see :func:`rypsok.net.url.read_url`: no scheme, a bad host such as one
-    with an empty label, a bad port, whitespace, a backslash or a control character),
-    the scheme is not http or https, or the host is a literal address, in any
-    spelling, that the egress policy (``allow_networks`` included) refuses.
+    ``url_too_long``: longer than web_fetch reads (``bounds.MAX_URL_CHARS``).
+    ``url_invalid``: web_fetch could not read it (see :func:`rypsok.net.url.read_url`:
+    no scheme, a bad host such as one with an empty label, a bad port, whitespace, a
+    backslash or a control character), the scheme is not http or https, or the host is a
+    literal address, in any spelling, that the egress policy (``allow_networks``
+    included) refuses.
     """
-    if len(url) > MAX_RESULT_URL:
-        return "url_too_long"
     try:
-        read = read_url(url, max_length=MAX_RESULT_URL)
-    except URLError:
-        return "url_invalid"
+        read = read_url(url)
+    except URLError as error:
+        return "url_too_long" if error.max_length is not None else "url_invalid"
     if read.scheme not in DEFAULT_PORTS:
         return "url_invalid"
     if read.address is not None and not policy.allows(read.address):

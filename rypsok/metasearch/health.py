@@ -17,7 +17,7 @@ from typing import Literal
 from rypsok.config import BreakerConfig
 from rypsok.limits import Clock
 
-Admission = Literal["go", "probe", "cooldown"]
+BreakerDecision = Literal["go", "probe", "cooldown"]
 LATENCY_WINDOW = 20
 
 
@@ -39,7 +39,7 @@ class EngineHealth:
             return "open"
         return "closed"
 
-    def admit(self) -> Admission:
+    def admit(self) -> BreakerDecision:
         """Whether a call may use the engine now; "probe" makes this call the probe."""
         if self._probe_in_flight:
             return "cooldown"

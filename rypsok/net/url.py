@@ -23,6 +23,7 @@ from urllib.parse import unquote_to_bytes
 
 import idna
 
+from rypsok.bounds import MAX_URL_CHARS
 from rypsok.net.egress import IPAddress
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -74,10 +75,6 @@ class FetchURL:
         return f"{self.scheme}://{host}{port}{self.target}"
 
 
-MAX_URL_CHARS = 2048
-"""The longest URL web_fetch reads, and the longest result URL web_search keeps."""
-
-
 class URLError(ValueError):
     """A URL that cannot be read: ``why`` says what is wrong in words a caller can act on;
     ``max_length`` is set when the URL is longer than the bound. The edges (validation, the
@@ -90,7 +87,8 @@ class URLError(ValueError):
 
 
 def read_url(url: str, max_length: int = MAX_URL_CHARS) -> FetchURL:
-    """Read ``url`` as WHATWG does, or raise URLError.
+    """Read ``url`` as WHATWG does, or raise URLError (also when it is longer than
+    ``max_length``, by default web_fetch's bound).
 
     Judges syntax only: scheme policy, credentials and egress are later checks.
     """

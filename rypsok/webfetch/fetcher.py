@@ -22,7 +22,7 @@ import anyio
 import httpx
 from w3lib.encoding import http_content_type_encoding
 
-from rypsok import errors
+from rypsok import bounds, errors, validate
 from rypsok.config import Config
 from rypsok.errors import ToolError
 from rypsok.hygiene.secrets import find_url_secrets, has_username_only
@@ -35,7 +35,8 @@ from rypsok.net.body import (
     read_body,
 )
 from rypsok.net.egress import EgressPolicy
-from rypsok.net.url import MAX_URL_CHARS, FetchURL, URLError, read_url, upgrade_to_https
+from rypsok.net.retry_after import read_retry_after
+from rypsok.net.url import FetchURL, URLError, read_url, upgrade_to_https
 from rypsok.version import USER_AGENT
 from rypsok.webfetch.page import HTML_TYPES, TEXT_TYPES, RawPage, build_response
 from rypsok.webfetch.policy import check_scheme, literal_refusal
@@ -53,8 +54,6 @@ from rypsok.webfetch.worker import WorkerFailed, WorkerPool
 
 log = logging.getLogger("rypsok.webfetch")
 
-MIN_MAX_CHARS = 500
-MAX_START_CHAR = 2**31 - 1
 EXTRACTION_S = 1.0
 MAX_RETRY_AFTER_S = 3600
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
@@ -75,13 +74,10 @@ def media_type_of(content_type: str | None) -> tuple[str, str | None]:
 
 def retry_after_ms(value: str | None) -> int | None:
     """Retry-After as milliseconds when it is whole seconds up to 3600; a date is ignored."""
-    if value is None:
+    seconds = read_retry_after(value)
+    if seconds is None or seconds > MAX_RETRY_AFTER_S:
         return None
-    value = value.strip()
-    if not (value.isascii() and value.isdigit()) or len(value) > 10:
-        return None
-    seconds = int(value)
-    return seconds * 1000 if seconds <= MAX_RETRY_AFTER_S else None
+    return int(seconds) * 1000
 
 
 @contextlib.contextmanager
@@ -138,8 +134,15 @@ class Fetcher:
     async def aclose(self) -> None:
         await self._transport.aclose()
 
-    async def fetch(self, url: str, max_chars: int = 3000, start_char: int = 0) -> FetchResponse:
-        """The page at ``url``: ``max_chars`` characters of its content from ``start_char``."""
+    async def fetch(
+        self, url: str, max_chars: int | None = None, start_char: int = 0
+    ) -> FetchResponse:
+        """The page at ``url``: ``max_chars`` characters of its content from ``start_char``
+        (``max_chars`` None: web_fetch's default). The arguments are checked here as the tool
+        checks them (:func:`rypsok.validate.fetch_arguments`), since a Fetcher also serves
+        callers that did not go through the tool."""
+        if max_chars is None:
+            max_chars = bounds.default_max_chars(self._config.max_chars)
         try:
             return await self._fetch(url, max_chars, start_char)
         except ToolError as exc:
@@ -149,14 +152,9 @@ class Fetcher:
             raise
 
     async def _fetch(self, url: str, max_chars: int, start_char: int) -> FetchResponse:
-        try:
-            target = read_url(url, max_length=MAX_URL_CHARS)
-        except URLError as error:
-            raise errors.url_unreadable(error) from None
-        if not MIN_MAX_CHARS <= max_chars <= self._config.max_chars:
-            raise errors.out_of_range("max_chars", MIN_MAX_CHARS, self._config.max_chars)
-        if not 0 <= start_char <= MAX_START_CHAR:
-            raise errors.out_of_range("start_char", 0, MAX_START_CHAR)
+        target, max_chars, start_char = validate.fetch_arguments(
+            url, max_chars, start_char, self._config.max_chars
+        )
         check_scheme(target, self._config.allow_http)
         self._check_credentials(url, target)
         self._check_egress(target)
@@ -254,10 +252,10 @@ class Fetcher:
         """The redirect's target, judged like a URL the caller sent: a broken one is
         ``network``, a refused scheme ``scheme``, a refused literal or port ``egress``."""
         try:
-            hop = read_url(urljoin(current.url(), location), max_length=MAX_URL_CHARS)
+            hop = read_url(urljoin(current.url(), location))
         except URLError:
             raise errors.network() from None
-        if hop.userinfo or len(hop.url()) > MAX_URL_CHARS:
+        if hop.userinfo or len(hop.url()) > bounds.MAX_URL_CHARS:
             raise errors.network()
         self._check_hop_scheme(hop)
         self._check_egress(hop)
@@ -310,7 +308,7 @@ class Fetcher:
         or corrupt) makes robots.txt unreachable, which disallows (RFC 9309 section
         2.3.1.4). A redirect to a scheme other than http(s) is ``denied`` ``scheme``, as
         for the page's own redirects."""
-        current = read_url(urljoin(target.url(), "/robots.txt"), max_length=MAX_URL_CHARS)
+        current = read_url(urljoin(target.url(), "/robots.txt"))
         for hop in range(MAX_ROBOTS_REDIRECTS + 1):
             try:
                 async with self._get(current) as response:
@@ -343,7 +341,7 @@ class Fetcher:
         """The redirect's target, or None when it cannot be followed (a broken target, a
         refused literal address or port); a refused scheme raises ``denied`` ``scheme``."""
         try:
-            hop = read_url(urljoin(current.url(), location), max_length=MAX_URL_CHARS)
+            hop = read_url(urljoin(current.url(), location))
         except URLError:
             return None
         self._check_hop_scheme(hop)
@@ -366,6 +364,6 @@ def _origin(target: FetchURL) -> tuple[str, str, int]:
 
 def _prefix(text: str) -> FetchURL | None:
     try:
-        return read_url(text, max_length=MAX_URL_CHARS)
+        return read_url(text)
     except URLError:
         return None
