@@ -1,15 +1,16 @@
-"""Client: one rypsok instance, owning the HTTP client, engine health, limits and the
-URLs web_search returned (for strict mode). The library, the MCP server and the
-probe all go through it.
+"""Client: one rypsok instance, owning the HTTP client, the concurrency limits and the
+state (``rypsok.state``: per-minute limits, engine budgets and health, the cache, the
+URLs web_search returned for strict mode; in memory, or shared through ``[state]``).
+The library, the MCP server and the probe all go through it.
 """
 
 from __future__ import annotations
 
-import collections
 import contextlib
 import datetime as dt
 import logging
 import time
+from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
@@ -20,17 +21,16 @@ from rypsok.config import Config, load_config
 from rypsok.engines.base import EngineSearch
 from rypsok.engines.registry import engine_module
 from rypsok.hygiene import secrets
-from rypsok.limits import Clock, ConcurrencyLimit, MinuteWindow
+from rypsok.limits import Clock, ConcurrencyLimit
 from rypsok.metasearch import merge
-from rypsok.metasearch.cache import CacheKey, ResultCache
-from rypsok.metasearch.health import EngineHealth
+from rypsok.metasearch.cache import CacheKey
 from rypsok.metasearch.orchestrate import EngineJob, EngineRun, run_engines
 from rypsok.model import EngineState, FetchResponse, Notice, Notices, SearchResponse, StatusResponse
+from rypsok.state import EngineAsk, EngineOutcome, Store, open_store, tool_window
 from rypsok.webfetch.egress import EgressPolicy
 
 log = logging.getLogger("rypsok.client")
 
-RETURNED_URLS_KEPT = 10_000
 STATIC_SKIP_ORDER = ("time_range", "language", "query_too_long")
 
 
@@ -47,36 +47,35 @@ class Client:
         self.config = config or load_config()
         self._clock = clock
         self._policy = EgressPolicy.from_cidrs(self.config.fetch.allow_networks)
-        self._health = {
-            engine_id: EngineHealth(self.config.breaker, clock) for engine_id in self.config.engines
-        }
-        self._engine_budget = {
-            engine_id: MinuteWindow(engine.rate_per_minute, clock)
-            for engine_id, engine in self.config.engines.items()
-        }
         limits = self.config.limits
         self._per_minute = {
-            "web_search": MinuteWindow(limits.web_search, clock),
-            "web_fetch": MinuteWindow(limits.web_fetch, clock),
-            "engine_status": MinuteWindow(limits.engine_status, clock),
+            "web_search": limits.web_search,
+            "web_fetch": limits.web_fetch,
+            "engine_status": limits.engine_status,
         }
         self._concurrency = {
             "web_search": ConcurrencyLimit(self.config.search.max_concurrent),
             "web_fetch": ConcurrencyLimit(self.config.fetch.max_concurrent),
         }
-        cache = self.config.cache
-        self._cache = ResultCache(cache.ttl_s, cache.max_entries, clock) if cache.enabled else None
-        self._returned_urls: collections.OrderedDict[str, None] = collections.OrderedDict()
+        self.state: Store = open_store(self.config, clock)
+        """Where the state lives; ``state.shared``, ``state.fallbacks`` (with ``[state]``)
+        and ``await state.store_answers()`` are for health checks and metrics."""
         self._fetch_options = fetch_options or {}
         self._http: httpx.AsyncClient | None = None
         self._fetcher: Any = None
+        self._state_entered = False
 
     async def __aenter__(self) -> Client:
+        await self.state.__aenter__()
+        self._state_entered = True
         self._http = _engine_http_client()
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
         await self.aclose()
+        if self._state_entered:
+            self._state_entered = False
+            await self.state.__aexit__(*exc_info)
 
     async def aclose(self) -> None:
         if self._fetcher is not None:
@@ -152,10 +151,16 @@ class Client:
 
     # Limits shared by every way in.
 
+    async def take_minute(self, window: str, limit: int) -> None:
+        """One event from a per-minute window (``rypsok.state.tool_window`` or
+        ``token_window``), shared with every replica under ``[state]``; raises
+        unavailable rate_limited when the window is full."""
+        retry_after_ms = await self.state.acquire(window, limit)
+        if retry_after_ms:
+            raise errors.rate_limited(retry_after_ms)
+
     async def _limited(self, tool: str, call, *args):
-        window = self._per_minute[tool]
-        if not window.try_acquire():
-            raise errors.rate_limited(window.retry_after_ms())
+        await self.take_minute(tool_window(tool), self._per_minute[tool])
         concurrency = self._concurrency.get(tool)
         if concurrency is not None and not concurrency.try_enter():
             raise errors.busy(tool)
@@ -168,13 +173,14 @@ class Client:
     # engine_status
 
     async def _engine_status(self) -> StatusResponse:
+        engine_ids = sorted(self.config.engines)
+        views = await self.state.views(engine_ids)
         states = []
-        for engine_id in sorted(self.config.engines):
-            engine = self.config.engines[engine_id]
-            health = self._health[engine_id]
-            reason = engine.unusable_reason
-            state = "disabled" if reason else health.state
-            states.append(EngineState(engine_id, state, health.latency_ms(), reason))
+        for engine_id in engine_ids:
+            reason = self.config.engines[engine_id].unusable_reason
+            view = views[engine_id]
+            state = "disabled" if reason else view.state
+            states.append(EngineState(engine_id, state, view.latency_ms, reason))
         return StatusResponse(states)
 
     # web_search
@@ -186,12 +192,13 @@ class Client:
         deadline_at = started + self.config.search.deadline_ms / 1000
         notices = Notices()
         query = self._query_after_secrets(request, notices)
-        jobs, cached, skipped = self._plan(request, query, started)
+        plan = await self._plan(request, query, started)
+        jobs, cached, skipped = plan.jobs, plan.cached, plan.skipped
         if timeline is not None:
             timeline.extend(skipped + cached)
         if not jobs and not cached:
             self._log_skips(skipped)
-            raise self._nothing_to_ask(request, skipped)
+            raise self._nothing_to_ask(request, skipped, plan.retry_after_ms)
         for run in skipped:
             notices.add(Notice("engine_skipped", engine=run.engine, reason=run.reason))
         for run in cached:
@@ -204,15 +211,23 @@ class Client:
             except BaseException:
                 # The call was cancelled (the client went away): a probe it carried must not
                 # leave its engine half-open for good.
-                for job in jobs:
-                    self._health[job.config.id].abandon_probe()
+                with anyio.CancelScope(shield=True):
+                    await self.state.abandon_probes(
+                        [(job.config.id, plan.leases.get(job.config.id)) for job in jobs]
+                    )
                 raise
         asked = [runs[job.config.id] for job in jobs]
         if timeline is not None:
             timeline.extend(asked)
-        self._record_health(asked)
-        self._fill_cache(jobs, runs)
-        return self._respond(request, cached + asked, notices)
+        outcomes = self._outcomes(jobs, runs, plan.leases)
+        try:
+            response = self._respond(request, cached + asked, notices)
+        except errors.ToolError:
+            await self.state.settle(outcomes, ())
+            raise
+        # One round trip for the breakers, latencies, cache and the URLs strict mode allows.
+        await self.state.settle(outcomes, [result.url for result in response.results])
+        return response
 
     def _query_after_secrets(self, request: validate.SearchRequest, notices: Notices) -> str:
         found = secrets.find_secrets(request.raw_query)
@@ -228,26 +243,28 @@ class Client:
         notices.count("credential_masked", len(found))
         return secrets.mask(request.raw_query, found).strip()
 
-    def _plan(
-        self, request: validate.SearchRequest, query: str, started: float
-    ) -> tuple[list[EngineJob], list[EngineRun], list[EngineRun]]:
+    async def _plan(self, request: validate.SearchRequest, query: str, started: float) -> _Plan:
         """Engines to ask, answers from the cache, and engines skipped with the reason.
 
-        Static reasons (time_range, language, query length) come first; a cache hit
-        sends nothing, so it spends neither the engine's budget nor its breaker probe.
+        Static reasons (time_range, language, query length) come first; then the state
+        decides in one step (``Store.plan``): a cache hit sends nothing, so it spends
+        neither the engine's budget nor its breaker probe.
         """
-        jobs: list[EngineJob] = []
-        cached: list[EngineRun] = []
-        skipped: list[EngineRun] = []
+        cache_on = self.config.cache.enabled
         # With the cache on, ask for the ceiling so one cached answer serves any max_results.
-        max_results = self.config.search.max_results if self._cache else request.max_results
+        max_results = self.config.search.max_results if cache_on else request.max_results
         now = dt.datetime.now(dt.UTC)
         default_language = self.config.default_language
+        static_skips: dict[str, str] = {}
+        candidates: dict[str, EngineJob] = {}
+        asks: list[EngineAsk] = []
+        order: list[str] = []
         for engine in self.config.usable_engines():
             module = engine_module(engine.id)
             info = module.INFO
             if request.category not in info.categories:
                 continue
+            order.append(engine.id)
             language = request.language or default_language
             honours_language = info.honours_language(language)
             cache_key = CacheKey(engine.id, query, request.category, language, request.time_range)
@@ -258,20 +275,8 @@ class Client:
                 reason = "language"
             elif len(query) > info.max_query_chars:
                 reason = "query_too_long"
-            elif (hit := self._cached(cache_key)) is not None:
-                at_ms = (anyio.current_time() - started) * 1000
-                cached.append(EngineRun(engine.id, "cached", at_ms, at_ms, list(hit)))
-                continue
-            elif not self._engine_budget[engine.id].has_room():
-                reason = "rate_limited"
-            else:
-                admission = self._health[engine.id].admit()
-                if admission == "cooldown":
-                    reason = "cooldown"
-                else:
-                    self._engine_budget[engine.id].try_acquire()
             if reason is not None:
-                skipped.append(EngineRun(engine.id, "skipped", reason=reason))
+                static_skips[engine.id] = reason
                 continue
             search = EngineSearch(
                 query=query,
@@ -282,55 +287,76 @@ class Client:
                 now=now,
                 user_agent=USER_AGENT,
             )
-            jobs.append(EngineJob(engine, module, search, cache_key))
-        return jobs, cached, skipped
+            candidates[engine.id] = EngineJob(engine, module, search, cache_key)
+            asks.append(
+                EngineAsk(engine.id, engine.rate_per_minute, cache_key if cache_on else None)
+            )
+        grants = {grant.engine: grant for grant in await self.state.plan(asks)}
+        at_ms = (anyio.current_time() - started) * 1000
+        plan = _Plan()
+        for engine_id in order:
+            if engine_id in static_skips:
+                plan.skipped.append(EngineRun(engine_id, "skipped", reason=static_skips[engine_id]))
+                continue
+            grant = grants[engine_id]
+            if grant.decision == "cached":
+                plan.cached.append(
+                    EngineRun(engine_id, "cached", at_ms, at_ms, list(grant.results))
+                )
+            elif grant.decision in ("rate_limited", "cooldown"):
+                plan.skipped.append(EngineRun(engine_id, "skipped", reason=grant.decision))
+                plan.retry_after_ms[engine_id] = grant.retry_after_ms
+            else:
+                plan.jobs.append(candidates[engine_id])
+                if grant.lease is not None:
+                    plan.leases[engine_id] = grant.lease
+        return plan
 
-    def _cached(self, key: CacheKey) -> tuple | None:
-        return None if self._cache is None else self._cache.get(key)
-
-    def _fill_cache(self, jobs: list[EngineJob], runs: dict[str, EngineRun]) -> None:
-        if self._cache is None:
-            return
+    def _outcomes(
+        self, jobs: list[EngineJob], runs: dict[str, EngineRun], leases: dict[str, str]
+    ) -> list[EngineOutcome]:
+        """What the state records of each engine asked; answers are cached when it is on."""
+        cache_on = self.config.cache.enabled
+        outcomes = []
         for job in jobs:
             run = runs[job.config.id]
-            if run.outcome == "answered":
-                self._cache.put(job.cache_key, run.results)
+            answered = run.outcome == "answered"
+            cached = answered and cache_on
+            outcomes.append(
+                EngineOutcome(
+                    run.engine,
+                    answered,
+                    latency_s=run.latency_s,
+                    retry_after_s=run.retry_after_s if run.reason == "rate_limited" else None,
+                    lease=leases.get(run.engine),
+                    cache_key=job.cache_key if cached else None,
+                    results=tuple(run.results) if cached else (),
+                )
+            )
+        return outcomes
 
     def _nothing_to_ask(
-        self, request: validate.SearchRequest, skipped: list[EngineRun]
+        self,
+        request: validate.SearchRequest,
+        skipped: list[EngineRun],
+        retry_after_ms: dict[str, int],
     ) -> errors.ToolError:
         if not skipped:
             return errors.no_engine_for_category(request.category)
         resting = [run.engine for run in skipped if run.reason in ("cooldown", "rate_limited")]
         if resting:
-            soonest = min(self._retry_after_ms(engine_id) for engine_id in resting)
-            return errors.rate_limited(soonest)
+            return errors.rate_limited(min(retry_after_ms[engine_id] for engine_id in resting))
         reasons = {run.reason for run in skipped}
         parameter = next(r for r in STATIC_SKIP_ORDER if r in reasons)
         return errors.no_engine_for_parameter(
             "query" if parameter == "query_too_long" else parameter
         )
 
-    def _retry_after_ms(self, engine_id: str) -> int:
-        cooldown_ms = self._health[engine_id].retry_after_s() * 1000
-        budget_ms = self._engine_budget[engine_id].retry_after_ms()
-        return max(1, round(max(cooldown_ms, budget_ms)))
-
     def _log_skips(self, skipped: list[EngineRun]) -> None:
         for run in skipped:
             log.info(
                 "engine_skipped", extra={"fields": {"engine": run.engine, "reason": run.reason}}
             )
-
-    def _record_health(self, runs: list[EngineRun]) -> None:
-        for run in runs:
-            health = self._health[run.engine]
-            if run.latency_s is not None:
-                health.record_latency(run.latency_s)
-            if run.outcome == "answered":
-                health.record_success()
-            else:
-                health.record_failure(run.retry_after_s if run.reason == "rate_limited" else None)
 
     def _respond(
         self, request: validate.SearchRequest, runs: list[EngineRun], notices: Notices
@@ -369,8 +395,6 @@ class Client:
             drop_instruction_like=self.config.search.instruction_like == "drop",
             notices=notices,
         )
-        for result in results:
-            self._remember_url(result.url)
         if not results:
             outcome = "empty"
         elif failed:
@@ -378,12 +402,6 @@ class Client:
         else:
             outcome = "ok"
         return SearchResponse(outcome, notices.as_list(), results)
-
-    def _remember_url(self, url: str) -> None:
-        self._returned_urls[url] = None
-        self._returned_urls.move_to_end(url)
-        while len(self._returned_urls) > RETURNED_URLS_KEPT:
-            self._returned_urls.popitem(last=False)
 
     @contextlib.asynccontextmanager
     async def _http_session(self):
@@ -402,11 +420,24 @@ class Client:
             from rypsok.webfetch.fetcher import Fetcher
 
             self._fetcher = Fetcher(
-                self.config, returned_urls=self._returned_urls, **self._fetch_options
+                self.config, was_returned=self.state.was_returned, **self._fetch_options
             )
         return await self._fetcher.fetch(
             request.url, max_chars=request.max_chars, start_char=request.start_char
         )
+
+
+@dataclass
+class _Plan:
+    """What ``Client._plan`` decided for one search."""
+
+    jobs: list[EngineJob] = field(default_factory=list)
+    cached: list[EngineRun] = field(default_factory=list)
+    skipped: list[EngineRun] = field(default_factory=list)
+    retry_after_ms: dict[str, int] = field(default_factory=dict)
+    """For each engine skipped for cooldown or rate_limited: when it could be asked."""
+    leases: dict[str, str] = field(default_factory=dict)
+    """The probe leases this search holds, by engine."""
 
 
 def _engine_http_client() -> httpx.AsyncClient:
