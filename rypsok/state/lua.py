@@ -171,9 +171,11 @@ for i = 1, engines do
   end
   if value ~= '' then cache_put(entry, KEYS[1], value, ttl_ms, max_entries) end
 end
+-- scored by time in microseconds, one apart in the order given, so the oldest go first
 local scored = {{}}
-for j = 8 + 5 * engines, #ARGV do
-  scored[#scored + 1] = now
+local first_url = 8 + 5 * engines
+for j = first_url, #ARGV do
+  scored[#scored + 1] = string.format('%.0f', now * 1000 + (j - first_url))
   scored[#scored + 1] = ARGV[j]
 end
 if #scored > 0 then
