@@ -221,7 +221,7 @@ async def test_exactly_one_replica_wins_the_probe(engines, redis):
         await a.search("open it", category="code")
         await anyio.sleep(0.25)
         engines.seen.clear()
-        engines.plays["github"] = json_play("github/search.json", delay_s=0.5)
+        engines.plays["github"] = json_play("github/search.json", delay_s=1.0)
         outcomes: list[list] = []
         seen_half_open = []
 

@@ -24,6 +24,8 @@ log = logging.getLogger("rypsok.state")
 RETRY_AFTER_S = 1.0
 """How long a replica answers from memory after the store failed before trying it again."""
 LOG_EVERY_S = 60.0
+WARM_UP_S = 1.0
+"""At start-up (no call waits yet) the first connection may take this long."""
 
 
 class FallbackStore:
@@ -43,6 +45,12 @@ class FallbackStore:
 
     async def __aenter__(self) -> FallbackStore:
         await self._store.__aenter__()
+        try:
+            # Open the first connection now, so that no call's bound pays for it.
+            with anyio.fail_after(WARM_UP_S):
+                await self._store.store_answers()
+        except Exception as exc:
+            self._failed(exc)
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
