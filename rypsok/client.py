@@ -26,7 +26,7 @@ from rypsok.metasearch import merge
 from rypsok.metasearch.cache import CacheKey
 from rypsok.metasearch.orchestrate import EngineJob, EngineRun, run_engines
 from rypsok.model import EngineState, FetchResponse, Notice, Notices, SearchResponse, StatusResponse
-from rypsok.state import EngineAsk, EngineOutcome, Store, open_store, tool_window
+from rypsok.state import EngineAsk, EngineOutcome, Store, Windows, open_store, tool_window
 from rypsok.webfetch.egress import EgressPolicy
 
 log = logging.getLogger("rypsok.client")
@@ -155,16 +155,36 @@ class Client:
         """One event from a per-minute window (``rypsok.state.tool_window`` or
         ``token_window``), shared with every replica under ``[state]``; raises
         unavailable rate_limited when the window is full."""
-        retry_after_ms = await self.state.acquire(window, limit)
+        await self._take([(window, limit)])
+
+    async def _take(self, windows: Windows) -> None:
+        retry_after_ms = await self.state.acquire(windows)
         if retry_after_ms:
             raise errors.rate_limited(retry_after_ms)
 
+    def _windows(self, tool: str) -> list[tuple[str, int]]:
+        """The per-minute windows a call of ``tool`` takes, in order."""
+        return [(tool_window(tool), self._per_minute[tool])]
+
     async def _limited(self, tool: str, call, *args):
-        await self.take_minute(tool_window(tool), self._per_minute[tool])
+        """Per-minute windows (rate_limited), then the concurrency limit (busy), then the call.
+
+        web_search takes its windows in the round trip that plans its engines
+        (``Store.plan``); a search refused before that point takes them on its own first,
+        so the order of refusals is the same either way.
+        """
+        windows = self._windows(tool)
+        deferred = tool == "web_search"
+        if not deferred:
+            await self._take(windows)
         concurrency = self._concurrency.get(tool)
         if concurrency is not None and not concurrency.try_enter():
+            if deferred:
+                await self._take(windows)
             raise errors.busy(tool)
         try:
+            if deferred:
+                return await call(*args, windows=windows)
             return await call(*args)
         finally:
             if concurrency is not None:
@@ -186,13 +206,21 @@ class Client:
     # web_search
 
     async def _search(
-        self, request: validate.SearchRequest, timeline: list[EngineRun] | None = None
+        self,
+        request: validate.SearchRequest,
+        timeline: list[EngineRun] | None = None,
+        *,
+        windows: Windows = (),
     ) -> SearchResponse:
         started = anyio.current_time()
         deadline_at = started + self.config.search.deadline_ms / 1000
         notices = Notices()
-        query = self._query_after_secrets(request, notices)
-        plan = await self._plan(request, query, started)
+        try:
+            query = self._query_after_secrets(request, notices)
+        except errors.ToolError:
+            await self._take(windows)
+            raise
+        plan = await self._plan(request, query, started, windows)
         jobs, cached, skipped = plan.jobs, plan.cached, plan.skipped
         if timeline is not None:
             timeline.extend(skipped + cached)
@@ -243,12 +271,14 @@ class Client:
         notices.count("credential_masked", len(found))
         return secrets.mask(request.raw_query, found).strip()
 
-    async def _plan(self, request: validate.SearchRequest, query: str, started: float) -> _Plan:
+    async def _plan(
+        self, request: validate.SearchRequest, query: str, started: float, windows: Windows
+    ) -> _Plan:
         """Engines to ask, answers from the cache, and engines skipped with the reason.
 
         Static reasons (time_range, language, query length) come first; then the state
-        decides in one step (``Store.plan``): a cache hit sends nothing, so it spends
-        neither the engine's budget nor its breaker probe.
+        decides in one step (``Store.plan``, which takes the call's ``windows`` first): a
+        cache hit sends nothing, so it spends neither the engine's budget nor its probe.
         """
         cache_on = self.config.cache.enabled
         # With the cache on, ask for the ceiling so one cached answer serves any max_results.
@@ -291,7 +321,10 @@ class Client:
             asks.append(
                 EngineAsk(engine.id, engine.rate_per_minute, cache_key if cache_on else None)
             )
-        grants = {grant.engine: grant for grant in await self.state.plan(asks)}
+        refused, granted = await self.state.plan(asks, windows)
+        if refused:
+            raise errors.rate_limited(refused)
+        grants = {grant.engine: grant for grant in granted}
         at_ms = (anyio.current_time() - started) * 1000
         plan = _Plan()
         for engine_id in order:

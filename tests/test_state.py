@@ -363,7 +363,8 @@ async def test_a_cached_answer_round_trips_field_by_field(redis):
     )
     async with RedisStore(config) as store:
         await store.settle([EngineOutcome("github", True, cache_key=key, results=results)], [])
-        (grant,) = await store.plan([EngineAsk("github", 10, key)])
+        refused, (grant,) = await store.plan([EngineAsk("github", 10, key)])
+    assert refused == 0
     assert grant.decision == "cached"
     assert grant.results == results
     assert "ünïcode" not in redis.command("KEYS", "rypsok:cache:*").decode()
@@ -457,13 +458,13 @@ async def test_unavailable_is_logged_at_most_once_a_minute(engines, redis, caplo
         assert isinstance(client.state, FallbackStore)
         await client.search("one", category="code")
         fallbacks = client.state.fallbacks
-        assert fallbacks == 3  # the tool window, the plan, the settle
+        assert fallbacks == 2  # the plan (with the tool window) and the settle
         assert client.state.using_memory
         for _ in range(10):
             clock.now += RETRY_AFTER_S + 0.5  # the store is tried again, and fails again
             await client.search("again", category="code")
         assert state_events(caplog.records).count("state_store_unavailable") == 1
-        assert client.state.fallbacks == fallbacks + 30
+        assert client.state.fallbacks == fallbacks + 20
         clock.now += 60
         await client.search("a minute later", category="code")
         assert state_events(caplog.records).count("state_store_unavailable") == 2
@@ -475,3 +476,37 @@ async def test_without_state_the_store_is_memory(engines):
         assert client.state.shared is False
         assert await client.state.store_answers()
         assert (await client.search("asyncio", category="code")).outcome == "ok"
+
+
+@pytest.mark.parametrize("shared_store", [False, True], ids=["memory", "redis"])
+async def test_a_search_refused_early_still_counts_and_rate_limited_comes_first(
+    engines, redis, shared_store
+):
+    """web_search takes its window with its plan; refusals before the plan take it alone."""
+    engines.plays["github"] = json_play("github/search.json", delay_s=0.4)
+    engines.plays["stackexchange"] = json_play("stackexchange/search.json")
+    state = {"state": {"url": redis.url(), "timeout_ms": 100}} if shared_store else {}
+    config = make_config(
+        engines, CODE, limits={"web_search": 3}, search={"max_concurrent": 1}, **state
+    )
+    secret = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    refusals = []
+    async with Client(config) as client:
+
+        async def slow() -> None:
+            await client.search("slow", category="code")
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(slow)  # the window's first event
+            await anyio.sleep(0.1)
+            with pytest.raises(ToolError) as busy:
+                await client.search("while busy", category="code")  # the second
+            refusals.append(busy.value.detail["reason"])
+        with pytest.raises(ToolError) as denied:
+            await client.search(f"token {secret}", category="code")  # the third
+        refusals.append(denied.value.detail["reason"])
+        for query in ("fourth", f"token {secret}"):
+            with pytest.raises(ToolError) as limited:
+                await client.search(query, category="code")
+            refusals.append(limited.value.detail["reason"])
+    assert refusals == ["busy", "secret_in_query", "rate_limited", "rate_limited"]

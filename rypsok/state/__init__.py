@@ -9,8 +9,9 @@ budgets), each engine's breaker and latency window, the result cache, and the UR
 web_search returned (strict mode). Concurrency limits are not here: they guard one
 process's resources.
 
-The operations are batched by what a call needs (one ``plan`` before the engines, one
-``settle`` after), so a search costs the shared store three round trips.
+The operations are batched by what a call needs (one ``plan`` before the engines, with
+the call's per-minute windows, and one ``settle`` after), so a search costs the shared
+store two round trips.
 """
 
 from __future__ import annotations
@@ -26,6 +27,9 @@ from rypsok.metasearch.cache import CacheKey
 
 RETURNED_URLS_KEPT = 10_000
 """How many URLs web_search returned are kept for strict mode (the most recent)."""
+
+Windows = Sequence[tuple[str, int]]
+"""Per-minute windows a call takes, in order: (name, limit a minute)."""
 
 Decision = Literal["cached", "go", "probe", "rate_limited", "cooldown"]
 BreakerState = Literal["closed", "open", "half_open"]
@@ -105,13 +109,17 @@ class Store(Protocol):
 
     async def __aexit__(self, *exc_info: object) -> None: ...
 
-    async def acquire(self, window: str, limit: int) -> int:
-        """Take one event from ``window`` (at most ``limit`` a minute): 0 when taken, else
-        the milliseconds until one would be."""
+    async def acquire(self, windows: Windows) -> int:
+        """One event from each window in order; the first that is full refuses (those
+        before it stay taken). 0 when all were taken, else ms until the full one has room."""
         ...
 
-    async def plan(self, asks: Sequence[EngineAsk]) -> list[EngineGrant]:
-        """For each ask, in order: the cache, then the engine's budget, then its breaker."""
+    async def plan(
+        self, asks: Sequence[EngineAsk], windows: Windows = ()
+    ) -> tuple[int, list[EngineGrant]]:
+        """``acquire(windows)``, then, unless it refused, for each ask in order: the cache,
+        then the engine's budget, then its breaker. One step, so a search's windows and
+        engines cost one round trip. Returns (the refusal's ms or 0, the grants)."""
         ...
 
     async def settle(self, outcomes: Sequence[EngineOutcome], returned_urls: Sequence[str]) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 import anyio
 
 from rypsok.limits import Clock
-from rypsok.state import EngineAsk, EngineGrant, EngineOutcome, EngineView, Store
+from rypsok.state import EngineAsk, EngineGrant, EngineOutcome, EngineView, Store, Windows
 
 log = logging.getLogger("rypsok.state")
 
@@ -91,11 +91,13 @@ class FallbackStore:
             self._down_logged = False
             log.warning("state_store_available")
 
-    async def acquire(self, window: str, limit: int) -> int:
-        return await self._run("acquire", window, limit)
+    async def acquire(self, windows: Windows) -> int:
+        return await self._run("acquire", windows)
 
-    async def plan(self, asks: Sequence[EngineAsk]) -> list[EngineGrant]:
-        return await self._run("plan", asks)
+    async def plan(
+        self, asks: Sequence[EngineAsk], windows: Windows = ()
+    ) -> tuple[int, list[EngineGrant]]:
+        return await self._run("plan", asks, windows)
 
     async def settle(self, outcomes: Sequence[EngineOutcome], returned_urls: Sequence[str]) -> None:
         await self._run("settle", outcomes, returned_urls)

@@ -48,6 +48,18 @@ local function window_take(key, member)
   redis.call('PEXPIRE', key, WINDOW_MS)
 end
 
+-- windows KEYS[first..first+count-1] with limits ARGV[at..]: taken in order; the first
+-- that is full refuses (the ones before it stay taken). 0, or ms until it has room.
+local function take_windows(first, count, at, member)
+  for i = 0, count - 1 do
+    local key, limit = KEYS[first + i], tonumber(ARGV[at + i])
+    local taken = window_count(key)
+    if taken >= limit then return window_retry_ms(key, limit, taken) end
+    window_take(key, member)
+  end
+  return 0
+end
+
 -- metasearch.cache.ResultCache: values with PX, an index scored by last use
 local function cache_get(key, index)
   local value = redis.call('GET', key)
@@ -87,30 +99,29 @@ end
 ACQUIRE = (
     PRELUDE
     + """
--- KEYS: window. ARGV: limit, member. Returns 0 (taken) or ms until one could be.
-local limit = tonumber(ARGV[1])
-local count = window_count(KEYS[1])
-if count < limit then
-  window_take(KEYS[1], ARGV[2])
-  return 0
-end
-return window_retry_ms(KEYS[1], limit, count)
+-- KEYS: windows. ARGV: member, then each window's limit.
+return take_windows(1, #KEYS, 2, ARGV[1])
 """
 )
 
 PLAN = (
     PRELUDE
     + """
--- KEYS: cache index, then per engine: cache entry, budget window, breaker, lease.
--- ARGV: token, lease_ms, then per engine: rate_per_minute, use_cache (1 or 0).
--- Returns per engine {decision, cached value or retry ms}.
-local token, lease_ms = ARGV[1], tonumber(ARGV[2])
+-- KEYS: cache index, the call's windows, then per engine: cache entry, budget window,
+-- breaker, lease. ARGV: token, lease_ms, window count, each window's limit, then per
+-- engine: rate_per_minute, use_cache (1 or 0). Returns {0, per engine {decision,
+-- cached value or retry ms}}, or {ms until the full window has room, {}}.
+local token, lease_ms, windows = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
+local refused = take_windows(2, windows, 4, token)
+if refused > 0 then return {refused, {}} end
 local answers = {}
-for i = 1, (#KEYS - 1) / 4 do
-  local entry, window, breaker, lease = KEYS[4*i-2], KEYS[4*i-1], KEYS[4*i], KEYS[4*i+1]
-  local limit = tonumber(ARGV[2*i+1])
+local k, a = 1 + windows, 3 + windows
+for i = 1, (#KEYS - k) / 4 do
+  local entry, window = KEYS[k + 4*i - 3], KEYS[k + 4*i - 2]
+  local breaker, lease = KEYS[k + 4*i - 1], KEYS[k + 4*i]
+  local limit = tonumber(ARGV[a + 2*i - 1])
   local hit = false
-  if ARGV[2*i+2] == '1' then hit = cache_get(entry, KEYS[1]) end
+  if ARGV[a + 2*i] == '1' then hit = cache_get(entry, KEYS[1]) end
   if hit then
     answers[i] = {'cached', hit}
   else
@@ -130,7 +141,7 @@ for i = 1, (#KEYS - 1) / 4 do
     end
   end
 end
-return answers
+return {0, answers}
 """
 )
 

@@ -21,6 +21,7 @@ from rypsok.state import (
     EngineGrant,
     EngineOutcome,
     EngineView,
+    Windows,
     engine_window,
 )
 
@@ -49,10 +50,19 @@ class MemoryStore:
             found = self._health[engine] = EngineHealth(self._breaker, self._clock)
         return found
 
-    async def acquire(self, window: str, limit: int) -> int:
-        return self._windows.acquire(window, limit)
+    async def acquire(self, windows: Windows) -> int:
+        for name, limit in windows:
+            retry_after_ms = self._windows.acquire(name, limit)
+            if retry_after_ms:
+                return retry_after_ms
+        return 0
 
-    async def plan(self, asks: Sequence[EngineAsk]) -> list[EngineGrant]:
+    async def plan(
+        self, asks: Sequence[EngineAsk], windows: Windows = ()
+    ) -> tuple[int, list[EngineGrant]]:
+        refused = await self.acquire(windows)
+        if refused:
+            return refused, []
         grants = []
         for ask in asks:
             if ask.cache_key is not None and self._cache is not None:
@@ -73,7 +83,7 @@ class MemoryStore:
             cooldown_ms = health.retry_after_s() * 1000
             retry_ms = max(1, round(max(cooldown_ms, budget.retry_after_ms())))
             grants.append(EngineGrant(ask.engine, decision, retry_after_ms=retry_ms))
-        return grants
+        return 0, grants
 
     async def settle(self, outcomes: Sequence[EngineOutcome], returned_urls: Sequence[str]) -> None:
         for outcome in outcomes:

@@ -1,8 +1,8 @@
 """The state in Redis or Valkey, shared by every replica that names the same ``[state] url``.
 
 The client is coredis (AnyIO-native, so it runs on the Trio backend). Each operation is
-one Lua script (``lua.py``), atomic on the server, so a search costs three round trips:
-its tool window, ``plan`` and ``settle``. Errors are raised as they come; bounding each
+one Lua script (``lua.py``), atomic on the server, so a search costs two round trips:
+``plan`` (its per-minute windows, then its engines) and ``settle``. Errors are raised as they come; bounding each
 operation and falling back to memory is :class:`~rypsok.state.fallback.FallbackStore`'s
 job. Inside ``async with`` one connection pool serves every call; outside it (the
 library's module-level functions) each operation opens its own connection.
@@ -41,6 +41,7 @@ from rypsok.state import (
     EngineGrant,
     EngineOutcome,
     EngineView,
+    Windows,
     engine_window,
     lua,
 )
@@ -127,19 +128,22 @@ class RedisStore:
         async with self._client() as redis:
             yield redis
 
-    async def acquire(self, window: str, limit: int) -> int:
+    async def acquire(self, windows: Windows) -> int:
+        if not windows:
+            return 0
+        keys = [_key("window", name) for name, _ in windows]
+        args = [uuid.uuid4().hex, *(limit for _, limit in windows)]
         async with self._connection() as redis:
-            answer = await _ACQUIRE(
-                [_key("window", window)], [limit, uuid.uuid4().hex], client=redis
-            )
-        return int(answer)
+            return int(await _ACQUIRE(keys, args, client=redis))
 
-    async def plan(self, asks: Sequence[EngineAsk]) -> list[EngineGrant]:
-        if not asks:
-            return []
+    async def plan(
+        self, asks: Sequence[EngineAsk], windows: Windows = ()
+    ) -> tuple[int, list[EngineGrant]]:
+        if not asks and not windows:
+            return 0, []
         token = uuid.uuid4().hex
-        keys = [_key("cache-index")]
-        args: list[Any] = [token, self._lease_ms]
+        keys = [_key("cache-index"), *(_key("window", name) for name, _ in windows)]
+        args: list[Any] = [token, self._lease_ms, len(windows), *(limit for _, limit in windows)]
         for ask in asks:
             entry = _key("cache", ask.cache_key.digest()) if ask.cache_key else _key("cache", "-")
             keys += [
@@ -150,7 +154,9 @@ class RedisStore:
             ]
             args += [ask.rate_per_minute, 1 if ask.cache_key else 0]
         async with self._connection() as redis:
-            answers = await _PLAN(keys, args, client=redis)
+            refused, answers = await _PLAN(keys, args, client=redis)
+        if refused:
+            return int(refused), []
         grants = []
         for ask, (decision, payload) in zip(asks, answers, strict=True):
             if decision == "cached":
@@ -160,7 +166,7 @@ class RedisStore:
                 grants.append(EngineGrant(ask.engine, decision, lease=lease))
             else:
                 grants.append(EngineGrant(ask.engine, decision, retry_after_ms=int(payload)))
-        return grants
+        return 0, grants
 
     async def settle(self, outcomes: Sequence[EngineOutcome], returned_urls: Sequence[str]) -> None:
         if not outcomes and not returned_urls:

@@ -1,0 +1,269 @@
+"""Shared state on a local redis-server: what it costs a search, whether two replicas
+scale past one, and whether restarting the store costs any call its deadline.
+
+1. added latency: the same searches through a Client with ``[state]`` on a local
+   redis-server and through one in memory, interleaved call by call; the paired
+   difference per call. Goal: under 1 ms median.
+2. replicas: searches per second from two ``rypsok serve`` replicas sharing one store
+   against one replica, the same number in flight in total; the ratio.
+3. soak: two replicas under a steady load while the store is killed and restarted twice
+   in the middle. Goals: 0 unanswered calls; every call within deadline + 300 ms.
+
+    python bench/state.py [--quick] [--rounds N] [--searches N] [--soak N]
+
+Needs redis-server (or valkey-server) on PATH, as the tests do (`just redis`).
+Exits 1 if a soak assertion fails.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import _common as c
+import anyio
+import trio
+from _servers import GENERAL_ENGINES, PlayServer, answer_play, single
+
+if str(c.ROOT) not in sys.path:
+    sys.path.insert(0, str(c.ROOT))
+from tests.redis_server import RedisServer  # noqa: E402
+
+QUERY = "structured concurrency deadline"
+SPEC_SLACK_S = 0.3
+
+
+def state_table(redis: RedisServer) -> dict[str, Any]:
+    return {"url": redis.url()}
+
+
+# 1. What the store adds to one call
+
+
+async def added_latency(data: dict, redis: RedisServer, rounds: int, warmup: int):
+    from rypsok import Client
+
+    memory = c.library_config(data)
+    shared = c.library_config({**data, "state": state_table(redis)})
+    times: dict[str, list[float]] = {
+        "memory": [],
+        "store": [],
+        "status_memory": [],
+        "status_store": [],
+    }
+    async with Client(memory) as in_memory, Client(shared) as in_store:
+
+        async def search(client, name: str, record: bool) -> None:
+            start = c.clock()
+            response = await client.search(QUERY, max_results=20)
+            took = c.clock() - start
+            assert response.outcome == "ok" and len(response.results) == 20, response
+            if record:
+                times[name].append(took)
+
+        async def status(client, name: str) -> None:
+            start = c.clock()
+            await client.engine_status()
+            times[name].append(c.clock() - start)
+
+        for _ in range(warmup):
+            await search(in_memory, "memory", False)
+            await search(in_store, "store", False)
+        for i in range(rounds):
+            pair = [(in_memory, "memory"), (in_store, "store")]
+            for client, name in pair if i % 2 else reversed(pair):
+                await search(client, name, True)
+            for client, name in [(in_memory, "status_memory"), (in_store, "status_store")]:
+                await status(client, name)
+        assert in_store.state.fallbacks == 0, "the store fell back during the measurement"
+    return times
+
+
+# 2. Two replicas against one
+
+
+async def throughput(paths: list[Path], searches: int, in_flight: int) -> float:
+    """Searches per second over ``paths`` replicas, ``in_flight`` calls at once in total."""
+    async with contextlib.AsyncExitStack() as stack:
+        sessions = [
+            await stack.enter_async_context(c.mcp_session(c.rypsok_parameters(p))) for p in paths
+        ]
+
+        async def run(count: int, label: str) -> float:
+            numbers = iter(range(count))
+
+            async def worker(session) -> None:
+                for i in numbers:
+                    result = await session.call_tool(
+                        "web_search", {"query": f"{label} {i}", "max_results": 20}
+                    )
+                    assert not result.is_error, result.structured_content
+
+            start = c.clock()
+            async with anyio.create_task_group() as group:
+                for n in range(in_flight):
+                    group.start_soon(worker, sessions[n % len(sessions)])
+            return count / (c.clock() - start)
+
+        await run(in_flight * 2, "warm-up")
+        return await run(searches, "replica query")
+
+
+# 3. The soak with the store restarted twice
+
+
+async def soak(paths: list[Path], redis: RedisServer, searches: int, in_flight: int, deadline_s):
+    durations: list[float] = []
+    unanswered: list[str] = []
+    errors: dict[str, int] = {}
+    restarts = [searches // 3, 2 * searches // 3]
+    done = 0
+    async with contextlib.AsyncExitStack() as stack:
+        sessions = [
+            await stack.enter_async_context(c.mcp_session(c.rypsok_parameters(p))) for p in paths
+        ]
+        numbers = iter(range(searches))
+
+        async def worker(n: int) -> None:
+            nonlocal done
+            session = sessions[n % len(sessions)]
+            for i in numbers:
+                start = c.clock()
+                try:
+                    result = await session.call_tool(
+                        "web_search", {"query": f"soak {i % 50}", "max_results": 10}
+                    )
+                except Exception as exc:
+                    unanswered.append(f"{exc.__class__.__name__}: {exc}")
+                    continue
+                finally:
+                    durations.append(c.clock() - start)
+                    done += 1
+                if result.is_error:
+                    kind = result.structured_content["error"]["detail"].get("reason", "?")
+                    errors[kind] = errors.get(kind, 0) + 1
+
+        async def restarter() -> None:
+            for at in restarts:
+                while done < at:
+                    await anyio.sleep(0.01)
+                redis.kill()
+                await anyio.sleep(1.0)
+                redis.start()
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(restarter)
+            for n in range(in_flight):
+                group.start_soon(worker, n)
+    late = [d - deadline_s for d in durations]
+    return durations, late, unanswered, errors
+
+
+def main() -> int:
+    args = c.arguments(
+        __doc__.splitlines()[0],
+        rounds=(int, None, "paired calls for the added latency (default 400, 60 with --quick)"),
+        searches=(int, None, "searches per throughput run (default 600, 120 with --quick)"),
+        soak=(int, None, "searches in the soak (default 3000, 400 with --quick)"),
+        delay_ms=(int, 20, "each engine's delay before answering"),
+    )
+    rounds = args.rounds or (60 if args.quick else 400)
+    searches = args.searches or (120 if args.quick else 600)
+    soak_searches = args.soak or (400 if args.quick else 3000)
+    quick = " --quick" if args.quick else ""
+    c.header(
+        "state: [state] on a local redis-server against memory", f"python bench/state.py{quick}"
+    )
+    plays = {e: single(answer_play(e, delay_s=args.delay_ms / 1000)) for e in GENERAL_ENGINES}
+    ok = True
+    with PlayServer(plays) as server, RedisServer() as redis, tempfile.TemporaryDirectory() as tmp:
+        data = c.config_data(server, GENERAL_ENGINES, search={"max_concurrent": 64})
+        print(f"six engines x 20 results after {args.delay_ms} ms; redis at {redis.binary}")
+
+        # 1
+        times = trio.run(added_latency, data, redis, rounds, 10)
+        paired = [s - m for s, m in zip(times["store"], times["memory"], strict=True)]
+        paired_status = [
+            s - m for s, m in zip(times["status_store"], times["status_memory"], strict=True)
+        ]
+        print(f"\n1. added latency: {rounds} paired calls of each, interleaved")
+        c.table(
+            ["ms", "median", "p90", "p99"],
+            [
+                [name, *(c.ms(f(values)) for f in STATS)]
+                for name, values in [
+                    ("search, in memory", times["memory"]),
+                    ("search, [state] redis", times["store"]),
+                    ("search: added (paired)", paired),
+                    ("engine_status: added (paired)", paired_status),
+                ]
+            ],
+        )
+        c.verdict("median added per search", c.median(paired) * 1000, 1, "ms")
+
+        # 2
+        shared = {**data, "state": state_table(redis), "log": {"level": "warning"}}
+        paths = [c.write_config(shared, Path(tmp) / f"replica{n}.toml") for n in range(2)]
+        in_flight = 16
+        one = [trio.run(throughput, paths[:1], searches, in_flight) for _ in range(2)]
+        two = [trio.run(throughput, paths, searches, in_flight) for _ in range(2)]
+        print(f"\n2. replicas: {searches} searches, {in_flight} in flight in total, over stdio")
+        c.table(
+            ["replicas", "searches/s (best of 2)", "runs"],
+            [
+                ["1", f"{max(one):.1f}", " ".join(f"{x:.0f}" for x in one)],
+                ["2", f"{max(two):.1f}", " ".join(f"{x:.0f}" for x in two)],
+            ],
+        )
+        print(f"ratio two replicas / one: {max(two) / max(one):.2f} (on {os.cpu_count()} CPUs)")
+
+        # 3
+        deadline_ms = 1000
+        soaked = {**shared, "search": {"max_concurrent": 64, "deadline_ms": deadline_ms}}
+        soak_paths = [c.write_config(soaked, Path(tmp) / f"soak{n}.toml") for n in range(2)]
+        durations, late, unanswered, errors = trio.run(
+            soak, soak_paths, redis, soak_searches, 10, deadline_ms / 1000
+        )
+        print(
+            f"\n3. soak: {soak_searches} searches over two replicas, 10 in flight, deadline "
+            f"{deadline_ms} ms; the store killed and restarted (after 1 s) twice"
+        )
+        c.table(
+            [
+                "calls",
+                "unanswered",
+                "tool errors",
+                "median ms",
+                "p99 ms",
+                "max ms",
+                "max - deadline ms",
+            ],
+            [
+                [
+                    len(durations),
+                    len(unanswered),
+                    " ".join(f"{k}={v}" for k, v in sorted(errors.items())) or "0",
+                    c.ms(c.median(durations)),
+                    c.ms(c.percentile(durations, 99)),
+                    c.ms(max(durations)),
+                    c.ms(max(late)),
+                ]
+            ],
+        )
+        for problem in unanswered[:5]:
+            print("unanswered:", problem)
+        ok &= c.verdict("unanswered calls (goal: 0)", len(unanswered), 1, "calls")
+        ok &= c.verdict(
+            "slowest call past its deadline", max(late) * 1000, SPEC_SLACK_S * 1000, "ms"
+        )
+    return 0 if ok else 1
+
+
+STATS = (c.median, lambda v: c.percentile(v, 90), lambda v: c.percentile(v, 99))
+
+if __name__ == "__main__":
+    raise SystemExit(main())
