@@ -10,6 +10,7 @@ import contextlib
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import tempfile
 import time
@@ -36,28 +37,50 @@ def free_port() -> int:
 
 class RedisServer:
     """``with RedisServer() as redis:`` a server on 127.0.0.1; ``kill``, ``start`` again
-    (same port, empty: nothing is saved), ``pause``/``resume`` (SIGSTOP: a hung store)."""
+    (same port, empty: nothing is saved), ``pause``/``resume`` (SIGSTOP: a hung store).
 
-    def __init__(self) -> None:
+    ``tls=(cert_file, key_file)`` serves TLS only; ``password`` requires AUTH.
+    """
+
+    def __init__(self, tls: tuple[str, str] | None = None, password: str | None = None) -> None:
         self.binary = server_binary()
         self.port = free_port()
+        self.tls = tls
+        self.password = password
         self._dir = tempfile.TemporaryDirectory(prefix="rypsok-redis-")
         self._process: subprocess.Popen | None = None
 
     def url(self, db: int = 0) -> str:
-        return f"redis://127.0.0.1:{self.port}/{db}"
+        return f"{'rediss' if self.tls else 'redis'}://127.0.0.1:{self.port}/{db}"
 
-    def start(self, *extra: str) -> None:
+    def start(self) -> None:
         assert self._process is None
+        if self.tls:
+            cert, key = self.tls
+            listen = [
+                "--port",
+                "0",
+                "--tls-port",
+                str(self.port),
+                "--tls-cert-file",
+                cert,
+                "--tls-key-file",
+                key,
+                "--tls-auth-clients",
+                "no",
+            ]
+        else:
+            listen = ["--port", str(self.port)]
+        if self.password:
+            listen += ["--requirepass", self.password]
         self._process = subprocess.Popen(
             [
                 self.binary,
-                "--port", str(self.port),
+                *listen,
                 "--bind", "127.0.0.1",
                 "--save", "",
                 "--appendonly", "no",
                 "--dir", self._dir.name,
-                *extra,
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -89,26 +112,39 @@ class RedisServer:
         return self._process is not None
 
     def command(self, *words: str) -> bytes:
-        """One command over a plain socket; the first line of the answer."""
-        payload = f"*{len(words)}\r\n" + "".join(f"${len(w.encode())}\r\n{w}\r\n" for w in words)
-        with socket.create_connection(("127.0.0.1", self.port), timeout=2) as connection:
-            connection.sendall(payload.encode())
-            answer = b""
-            while not answer.endswith(b"\r\n"):
-                chunk = connection.recv(65536)
-                if not chunk:
-                    break
-                answer += chunk
-        return answer.split(b"\r\n", 1)[0]
+        """One command over its own connection; its reply as RESP's first line (b":3")."""
+        reply = self.reply(*words)
+        if isinstance(reply, int):
+            return b":%d" % reply
+        if isinstance(reply, list):
+            return b"*%d" % len(reply)
+        return b"+" + reply if reply is not None else b"$-1"
+
+    def reply(self, *words: str) -> bytes | int | list | None:
+        """One command over its own connection (after AUTH, over TLS if served), parsed."""
+        with socket.create_connection(("127.0.0.1", self.port), timeout=2) as plain:
+            connection = plain
+            if self.tls:
+                # the test's own look at its own server: no verification needed here
+                context = ssl.create_default_context()
+                context.check_hostname = False
+                context.verify_mode = ssl.CERT_NONE
+                connection = context.wrap_socket(plain)
+            stream = connection.makefile("rb")
+            if self.password:
+                connection.sendall(_encode(("AUTH", self.password)))
+                _read(stream)
+            connection.sendall(_encode(words))
+            return _read(stream)
 
     def flush(self) -> None:
         if not self.running:
             self.start()
         assert self.command("FLUSHALL") == b"+OK"
 
-    def keys(self, pattern: str = "*") -> int:
-        """How many keys match ``pattern`` (in db 0)."""
-        return int(self.command("EVAL", f"return #redis.call('KEYS', '{pattern}')", "0")[1:])
+    def keys(self, pattern: str = "*") -> list[str]:
+        """The keys that match ``pattern`` (in db 0)."""
+        return [key.decode() for key in self.reply("KEYS", pattern)]  # type: ignore[union-attr]
 
     def __enter__(self) -> RedisServer:
         self.start()
@@ -117,6 +153,35 @@ class RedisServer:
     def __exit__(self, *exc: object) -> None:
         self.kill()
         self._dir.cleanup()
+
+
+def _encode(words: tuple[str, ...]) -> bytes:
+    parts = [f"*{len(words)}\r\n".encode()]
+    for word in words:
+        data = word.encode()
+        parts.append(b"$%d\r\n%s\r\n" % (len(data), data))
+    return b"".join(parts)
+
+
+def _read(stream) -> bytes | int | list | None:
+    """One RESP2 reply: a status or error line, an integer, a bulk string or an array."""
+    line = stream.readline().rstrip(b"\r\n")
+    kind, rest = line[:1], line[1:]
+    if kind == b"+":
+        return rest
+    if kind == b"-":
+        raise RuntimeError(rest.decode())
+    if kind == b":":
+        return int(rest)
+    if kind == b"$":
+        size = int(rest)
+        if size < 0:
+            return None
+        data = stream.read(size + 2)
+        return data[:-2]
+    if kind == b"*":
+        return [_read(stream) for _ in range(int(rest))]
+    raise ValueError(f"not a RESP reply: {line!r}")
 
 
 def log_lines(path: Path) -> list[str]:

@@ -274,7 +274,7 @@ async def test_the_cache_is_shared_with_its_ttl_and_bound(engines, redis):
         assert len(hit.results) == 5
         # four entries (two queries, two engines): the least recently used one is gone
         await b.search("trio", category="code")
-        assert redis.keys("rypsok:cache:*") == 3
+        assert len(redis.keys("rypsok:cache:*")) == 3
         assert redis.command("ZCARD", "rypsok:cache-index") == b":3"
         await anyio.sleep(1.05)
         engines.seen.clear()
@@ -367,7 +367,9 @@ async def test_a_cached_answer_round_trips_field_by_field(redis):
     assert refused == 0
     assert grant.decision == "cached"
     assert grant.results == results
-    assert "ünïcode" not in redis.command("KEYS", "rypsok:cache:*").decode()
+    (entry,) = redis.keys("rypsok:cache:*")
+    assert entry == "rypsok:cache:" + key.digest()
+    assert "ünïcode" not in entry and "query" not in entry
 
 
 async def test_a_client_outside_async_with_still_shares(engines, redis):
@@ -510,3 +512,80 @@ async def test_a_search_refused_early_still_counts_and_rate_limited_comes_first(
                 await client.search(query, category="code")
             refusals.append(limited.value.detail["reason"])
     assert refusals == ["busy", "secret_in_query", "rate_limited", "rate_limited"]
+
+
+# TLS and the password
+
+
+@pytest.fixture(scope="module")
+def tls_files(tmp_path_factory) -> dict[str, str]:
+    import trustme
+
+    folder = tmp_path_factory.mktemp("tls")
+    ca, stranger = trustme.CA(), trustme.CA()
+    files = {}
+    for name, cert in (("ip", ca.issue_cert("127.0.0.1")), ("name", ca.issue_cert("redis.test"))):
+        cert.cert_chain_pems[0].write_to_path(folder / f"{name}.pem")
+        cert.private_key_pem.write_to_path(folder / f"{name}.key")
+        files[name] = str(folder / f"{name}.pem")
+        files[f"{name}_key"] = str(folder / f"{name}.key")
+    ca.cert_pem.write_to_path(folder / "ca.pem")
+    stranger.cert_pem.write_to_path(folder / "stranger.pem")
+    return {**files, "ca": str(folder / "ca.pem"), "stranger": str(folder / "stranger.pem")}
+
+
+async def test_rediss_checks_the_certificate_and_the_host_name(engines, tls_files, monkeypatch):
+    plays(engines)
+    with RedisServer(tls=(tls_files["ip"], tls_files["ip_key"])) as server:
+        config = make_config(
+            engines, CODE, cache={"enabled": True}, state={"url": server.url(), "timeout_ms": 100}
+        )
+        assert config.state.url.startswith("rediss://")
+        monkeypatch.setenv("SSL_CERT_FILE", tls_files["ca"])
+        async with Client(config) as a, Client(config) as b:
+            assert await a.state.store_answers()
+            await a.search("over tls", category="code")
+            hit = await b.search("over tls", category="code")
+            assert notices_of(hit, "from_cache") == [("github", None), ("stackexchange", None)]
+            assert a.state.fallbacks == b.state.fallbacks == 0
+        # a certificate from a CA the system does not trust: the store is not used
+        monkeypatch.setenv("SSL_CERT_FILE", tls_files["stranger"])
+        async with Client(config) as stranger:
+            assert not await stranger.state.store_answers()
+            assert (await stranger.search("untrusted", category="code")).outcome == "ok"
+            assert stranger.state.fallbacks > 0
+    # a trusted certificate for another name
+    with RedisServer(tls=(tls_files["name"], tls_files["name_key"])) as server:
+        config = make_config(engines, CODE, state={"url": server.url(), "timeout_ms": 100})
+        monkeypatch.setenv("SSL_CERT_FILE", tls_files["ca"])
+        async with Client(config) as wrong_name:
+            assert not await wrong_name.state.store_answers()
+            assert (await wrong_name.search("wrong name", category="code")).outcome == "ok"
+
+
+async def test_the_password_comes_from_the_named_variable(engines):
+    plays(engines)
+    with RedisServer(password="correct horse battery") as server:
+        state = {"url": server.url(), "password_env": "STATE_PASSWORD", "timeout_ms": 100}
+        right = make_config(
+            engines,
+            CODE,
+            env={"STATE_PASSWORD": "correct horse battery"},
+            cache={"enabled": True},
+            state=state,
+        )
+        wrong = make_config(engines, CODE, env={"STATE_PASSWORD": "wrong"}, state=state)
+        async with Client(right) as a, Client(right) as b, Client(wrong) as refused:
+            assert await a.state.store_answers()
+            await a.search("authenticated", category="code")
+            hit = await b.search("authenticated", category="code")
+            assert notices_of(hit, "from_cache") == [("github", None), ("stackexchange", None)]
+            assert not await refused.state.store_answers()
+            assert (await refused.search("refused", category="code")).outcome == "ok"
+            assert refused.state.fallbacks > 0
+        # the refused replica wrote nothing: only the two good ones' windows are there
+        assert sorted(server.keys("rypsok:window:*")) == [
+            "rypsok:window:engine:github",
+            "rypsok:window:engine:stackexchange",
+            "rypsok:window:tool:web_search",
+        ]
