@@ -589,3 +589,14 @@ async def test_the_password_comes_from_the_named_variable(engines):
             "rypsok:window:engine:stackexchange",
             "rypsok:window:tool:web_search",
         ]
+
+
+@pytest.mark.parametrize("anyio_backend", ["asyncio", "trio"])
+async def test_the_shared_store_works_under_asyncio_and_trio(engines, redis, anyio_backend):
+    plays(engines)
+    config = state_config(engines, redis, cache={"enabled": True})
+    async with Client(config) as a, Client(config) as b:
+        await a.search("either loop", category="code")
+        hit = await b.search("either loop", category="code")
+        assert notices_of(hit, "from_cache") == [("github", None), ("stackexchange", None)]
+        assert a.state.fallbacks == b.state.fallbacks == 0
