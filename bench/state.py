@@ -21,6 +21,7 @@ import contextlib
 import os
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -47,25 +48,26 @@ def state_table(redis: RedisServer) -> dict[str, Any]:
 
 
 async def added_latency(data: dict, redis: RedisServer, rounds: int, warmup: int):
+    """Paired wall and CPU time per search (and wall per engine_status), in memory and with
+    the store; then the redis-server's own CPU over a block of searches."""
     from rypsok import Client
 
     memory = c.library_config(data)
     shared = c.library_config({**data, "state": state_table(redis)})
     times: dict[str, list[float]] = {
-        "memory": [],
-        "store": [],
-        "status_memory": [],
-        "status_store": [],
+        name: []
+        for name in ("memory", "store", "status_memory", "status_store", "cpu_memory", "cpu_store")
     }
     async with Client(memory) as in_memory, Client(shared) as in_store:
 
-        async def search(client, name: str, record: bool) -> None:
-            start = c.clock()
+        async def search(client, name: str | None) -> None:
+            cpu, start = time.process_time(), c.clock()
             response = await client.search(QUERY, max_results=20)
-            took = c.clock() - start
+            took, cpu = c.clock() - start, time.process_time() - cpu
             assert response.outcome == "ok" and len(response.results) == 20, response
-            if record:
+            if name is not None:
                 times[name].append(took)
+                times[f"cpu_{name}"].append(cpu)
 
         async def status(client, name: str) -> None:
             start = c.clock()
@@ -73,16 +75,27 @@ async def added_latency(data: dict, redis: RedisServer, rounds: int, warmup: int
             times[name].append(c.clock() - start)
 
         for _ in range(warmup):
-            await search(in_memory, "memory", False)
-            await search(in_store, "store", False)
+            await search(in_memory, None)
+            await search(in_store, None)
         for i in range(rounds):
             pair = [(in_memory, "memory"), (in_store, "store")]
             for client, name in pair if i % 2 else reversed(pair):
-                await search(client, name, True)
+                await search(client, name)
             for client, name in [(in_memory, "status_memory"), (in_store, "status_store")]:
                 await status(client, name)
         fallbacks = in_store.state.fallbacks
-    return times, fallbacks
+        before = store_cpu(redis)
+        for _ in range(rounds):
+            await search(in_store, None)
+        redis_cpu = (store_cpu(redis) - before) / rounds
+    return times, fallbacks, redis_cpu
+
+
+def store_cpu(redis: RedisServer) -> float:
+    """The redis-server's CPU seconds so far (INFO cpu)."""
+    info = redis.reply("INFO", "cpu").decode()  # type: ignore[union-attr]
+    fields = dict(line.split(":", 1) for line in info.splitlines() if ":" in line)
+    return float(fields["used_cpu_user"]) + float(fields["used_cpu_sys"])
 
 
 # 2. Two replicas against one
@@ -187,8 +200,9 @@ def main() -> int:
         print(f"six engines x 20 results after {args.delay_ms} ms; redis at {redis.binary}")
 
         # 1
-        times, fallbacks = trio.run(added_latency, data, redis, rounds, 10)
+        times, fallbacks, redis_cpu = trio.run(added_latency, data, redis, rounds, 10)
         paired = [s - m for s, m in zip(times["store"], times["memory"], strict=True)]
+        paired_cpu = [s - m for s, m in zip(times["cpu_store"], times["cpu_memory"], strict=True)]
         paired_status = [
             s - m for s, m in zip(times["status_store"], times["status_memory"], strict=True)
         ]
@@ -202,9 +216,12 @@ def main() -> int:
                     ("search, [state] redis", times["store"]),
                     ("search: added (paired)", paired),
                     ("engine_status: added (paired)", paired_status),
+                    ("search: rypsok CPU, in memory", times["cpu_memory"]),
+                    ("search: rypsok CPU added (paired)", paired_cpu),
                 ]
             ],
         )
+        print(f"redis-server CPU per search: {redis_cpu * 1000:.3f} ms (INFO cpu)")
         print(f"store operations answered from memory instead (bound passed): {fallbacks}")
         c.verdict("median added per search", c.median(paired) * 1000, 1, "ms")
 

@@ -253,8 +253,10 @@ class Client:
         except errors.ToolError:
             await self.state.settle(outcomes, ())
             raise
-        # One round trip for the breakers, latencies, cache and the URLs strict mode allows.
-        await self.state.settle(outcomes, [result.url for result in response.results])
+        # One round trip for the breakers, latencies, cache and the URLs strict mode allows
+        # (kept only when strict mode is on: nothing else reads them).
+        returned = [result.url for result in response.results] if self.config.fetch.strict else []
+        await self.state.settle(outcomes, returned)
         return response
 
     def _query_after_secrets(self, request: validate.SearchRequest, notices: Notices) -> str:

@@ -600,3 +600,12 @@ async def test_the_shared_store_works_under_asyncio_and_trio(engines, redis, any
         hit = await b.search("either loop", category="code")
         assert notices_of(hit, "from_cache") == [("github", None), ("stackexchange", None)]
         assert a.state.fallbacks == b.state.fallbacks == 0
+
+
+async def test_returned_urls_are_kept_only_in_strict_mode(engines, redis):
+    plays(engines)
+    async with Client(state_config(engines, redis)) as client:
+        response = await client.search("asyncio", category="code")
+        assert response.results
+        assert not await client.state.was_returned([response.results[0].url])
+    assert redis.command("EXISTS", "rypsok:returned-urls") == b":0"
