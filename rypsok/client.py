@@ -251,12 +251,16 @@ class Client:
         try:
             response = self._respond(request, cached + asked, notices)
         except errors.ToolError:
-            await self.state.settle(outcomes, ())
+            with anyio.CancelScope(shield=True):
+                await self.state.settle(outcomes, ())
             raise
         # One round trip for the breakers, latencies, cache and the URLs strict mode allows
         # (kept only when strict mode is on: nothing else reads them).
         returned = [result.url for result in response.results] if self.config.fetch.strict else []
-        await self.state.settle(outcomes, returned)
+        # Shielded (and bounded by the store): the engines were asked, so what they did counts
+        # even if the caller goes away now; a probe's lease is released here.
+        with anyio.CancelScope(shield=True):
+            await self.state.settle(outcomes, returned)
         return response
 
     def _query_after_secrets(self, request: validate.SearchRequest, notices: Notices) -> str:

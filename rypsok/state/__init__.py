@@ -104,6 +104,8 @@ class Store(Protocol):
 
     shared: bool
     """True when replicas share it (Redis or Valkey), False in memory."""
+    fallbacks: int
+    """Operations answered from memory because the shared store failed (0 in memory)."""
 
     async def __aenter__(self) -> Store: ...
 

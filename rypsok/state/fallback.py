@@ -89,7 +89,7 @@ class FallbackStore:
         self._down_until = None
         if self._down_logged:
             self._down_logged = False
-            log.warning("state_store_available")
+            log.info("state_store_available")
 
     async def acquire(self, windows: Windows) -> int:
         return await self._run("acquire", windows)

@@ -28,6 +28,7 @@ from rypsok.state import (
 
 class MemoryStore:
     shared = False
+    fallbacks = 0
 
     def __init__(self, config: Config, clock: Clock):
         self._breaker = config.breaker
