@@ -32,5 +32,5 @@ probe QUERY *ARGS:
     python -m rypsok probe "{{QUERY}}" {{ARGS}}
 
 # every benchmark (needs the bench extra: pip install -e '.[dev,bench]'); ARGS e.g. --quick
-bench *ARGS:
+bench *ARGS: redis
     for script in bench/[!_]*.py; do echo "== $script"; python "$script" {{ARGS}} || exit 1; done
