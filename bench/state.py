@@ -239,6 +239,7 @@ def main() -> int:
         searches=(int, None, "searches per throughput run (default 600, 120 with --quick)"),
         soak=(int, None, "searches in the soak (default 3000, 400 with --quick)"),
         delay_ms=(int, 20, "each engine's delay before answering"),
+        parts=(str, "123", "which parts to run: 1 (added latency), 2 (replicas), 3 (soak)"),
     )
     rounds = args.rounds or (60 if args.quick else 400)
     searches = args.searches or (120 if args.quick else 600)
@@ -254,83 +255,97 @@ def main() -> int:
         print(f"six engines x 20 results after {args.delay_ms} ms; redis at {redis.binary}")
 
         # 1
-        times, fallbacks, redis_cpu = trio.run(added_latency, data, redis, rounds, 10)
-        paired = [s - m for s, m in zip(times["store"], times["memory"], strict=True)]
-        paired_cpu = [s - m for s, m in zip(times["cpu_store"], times["cpu_memory"], strict=True)]
-        paired_status = [
-            s - m for s, m in zip(times["status_store"], times["status_memory"], strict=True)
-        ]
-        print(f"\n1. added latency: {rounds} paired calls of each, interleaved")
-        c.table(
-            ["ms", "median", "p90", "p99"],
-            [
-                [name, *(c.ms(f(values)) for f in STATS)]
-                for name, values in [
-                    ("search, in memory", times["memory"]),
-                    ("search, [state] redis", times["store"]),
-                    ("search: added (paired)", paired),
-                    ("search: inside plan + settle", times["in_store"]),
-                    ("engine_status: added (paired)", paired_status),
-                    ("search: rypsok CPU, in memory", times["cpu_memory"]),
-                    ("search: rypsok CPU added (paired)", paired_cpu),
-                ]
-            ],
-        )
-        print(f"redis-server CPU per search: {redis_cpu * 1000:.3f} ms (INFO cpu)")
-        print(f"store operations answered from memory instead (bound passed): {fallbacks}")
-        c.verdict("median added per search", c.median(paired) * 1000, 1, "ms")
-
-        # 2
+        if "1" in args.parts:
+            ok &= added_latency_report(data, redis, rounds)
         shared = {**data, "state": state_table(redis), "log": {"level": "warning"}}
-        paths = [c.write_config(shared, Path(tmp) / f"replica{n}.toml") for n in range(2)]
-        in_flight = 16
-        one = [trio.run(throughput, paths[:1], searches, in_flight) for _ in range(2)]
-        two = [trio.run(throughput, paths, searches, in_flight) for _ in range(2)]
-        print(f"\n2. replicas: {searches} searches, {in_flight} in flight in total, over stdio")
-        c.table(
-            ["replicas", "searches/s (best of 2)", "runs"],
-            [
-                ["1", f"{max(one):.1f}", " ".join(f"{x:.0f}" for x in one)],
-                ["2", f"{max(two):.1f}", " ".join(f"{x:.0f}" for x in two)],
-            ],
-        )
-        print(f"ratio two replicas / one: {max(two) / max(one):.2f} (on {os.cpu_count()} CPUs)")
-
+        # 2
+        if "2" in args.parts:
+            replicas_report(shared, Path(tmp), searches)
         # 3
-        deadline_ms = 300
-        deadline_s = deadline_ms / 1000
-        soaked = {**shared, "search": {"max_concurrent": 64, "deadline_ms": deadline_ms}}
-        soak_paths = [c.write_config(soaked, Path(tmp) / f"soak{n}.toml") for n in range(2)]
-        in_flight = 4
-        steady = trio.run(soak, soak_paths, redis, soak_searches, in_flight, False)
-        restarted = trio.run(soak, soak_paths, redis, soak_searches, in_flight, True)
-        print(
-            f"\n3. soak: {soak_searches} searches over two replicas, {in_flight} in flight, "
-            f"deadline {deadline_ms} ms; the same run without and with the store killed and "
-            "restarted (1 s later) twice"
-        )
-        c.table(
-            [
-                "run",
-                "calls",
-                "unanswered",
-                "tool errors",
-                "median ms",
-                "p99 ms",
-                "max - deadline ms",
-                "same, within 2 s of an outage",
-            ],
-            [
-                soak_row("store steady", steady, deadline_s),
-                soak_row("store restarted twice", restarted, deadline_s),
-            ],
-        )
-        for problem in restarted["unanswered"][:5]:
-            print("unanswered:", problem)
-        worst = max(d for _, d in restarted["calls"]) - deadline_s
-        ok &= c.verdict("unanswered calls (goal: 0)", len(restarted["unanswered"]), 1, "calls")
-        ok &= c.verdict("slowest call past its deadline", worst * 1000, SPEC_SLACK_S * 1000, "ms")
+        if "3" in args.parts:
+            ok &= soak_report(shared, redis, Path(tmp), soak_searches)
     return 0 if ok else 1
+
+
+def added_latency_report(data: dict, redis: RedisServer, rounds: int) -> bool:
+    times, fallbacks, redis_cpu = trio.run(added_latency, data, redis, rounds, 10)
+    paired = [s - m for s, m in zip(times["store"], times["memory"], strict=True)]
+    paired_cpu = [s - m for s, m in zip(times["cpu_store"], times["cpu_memory"], strict=True)]
+    paired_status = [
+        s - m for s, m in zip(times["status_store"], times["status_memory"], strict=True)
+    ]
+    print(f"\n1. added latency: {rounds} paired calls of each, interleaved")
+    c.table(
+        ["ms", "median", "p90", "p99"],
+        [
+            [name, *(c.ms(f(values)) for f in STATS)]
+            for name, values in [
+                ("search, in memory", times["memory"]),
+                ("search, [state] redis", times["store"]),
+                ("search: added (paired)", paired),
+                ("search: inside plan + settle", times["in_store"]),
+                ("engine_status: added (paired)", paired_status),
+                ("search: rypsok CPU, in memory", times["cpu_memory"]),
+                ("search: rypsok CPU added (paired)", paired_cpu),
+            ]
+        ],
+    )
+    print(f"redis-server CPU per search: {redis_cpu * 1000:.3f} ms (INFO cpu)")
+    print(f"store operations answered from memory instead (bound passed): {fallbacks}")
+    c.verdict("median added per search", c.median(paired) * 1000, 1, "ms")
+    return True
+
+
+def replicas_report(shared: dict, tmp: Path, searches: int) -> None:
+    paths = [c.write_config(shared, tmp / f"replica{n}.toml") for n in range(2)]
+    in_flight = 16
+    one = [trio.run(throughput, paths[:1], searches, in_flight) for _ in range(2)]
+    two = [trio.run(throughput, paths, searches, in_flight) for _ in range(2)]
+    print(f"\n2. replicas: {searches} searches, {in_flight} in flight in total, over stdio")
+    c.table(
+        ["replicas", "searches/s (best of 2)", "runs"],
+        [
+            ["1", f"{max(one):.1f}", " ".join(f"{x:.0f}" for x in one)],
+            ["2", f"{max(two):.1f}", " ".join(f"{x:.0f}" for x in two)],
+        ],
+    )
+    print(f"ratio two replicas / one: {max(two) / max(one):.2f} (on {os.cpu_count()} CPUs)")
+
+
+def soak_report(shared: dict, redis: RedisServer, tmp: Path, searches: int) -> bool:
+    deadline_ms = 300
+    deadline_s = deadline_ms / 1000
+    soaked = {**shared, "search": {"max_concurrent": 64, "deadline_ms": deadline_ms}}
+    paths = [c.write_config(soaked, tmp / f"soak{n}.toml") for n in range(2)]
+    in_flight = 4
+    steady = trio.run(soak, paths, redis, searches, in_flight, False)
+    restarted = trio.run(soak, paths, redis, searches, in_flight, True)
+    print(
+        f"\n3. soak: {searches} searches over two replicas, {in_flight} in flight, "
+        f"deadline {deadline_ms} ms; the same run without and with the store killed and "
+        "restarted (1 s later) twice"
+    )
+    c.table(
+        [
+            "run",
+            "calls",
+            "unanswered",
+            "tool errors",
+            "median ms",
+            "p99 ms",
+            "max - deadline ms",
+            "same, within 2 s of an outage",
+        ],
+        [
+            soak_row("store steady", steady, deadline_s),
+            soak_row("store restarted twice", restarted, deadline_s),
+        ],
+    )
+    for problem in restarted["unanswered"][:5]:
+        print("unanswered:", problem)
+    worst = max(d for _, d in restarted["calls"]) - deadline_s
+    ok = c.verdict("unanswered calls (goal: 0)", len(restarted["unanswered"]), 1, "calls")
+    return ok & c.verdict("slowest call past its deadline", worst * 1000, SPEC_SLACK_S * 1000, "ms")
 
 
 STATS = (c.median, lambda v: c.percentile(v, 90), lambda v: c.percentile(v, 99))
