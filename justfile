@@ -2,11 +2,26 @@
 
 default: test
 
-# ruff, then every test in tests/ and properties/
-test:
+# ruff, then every test in tests/ and properties/ (the shared-state tests start redis-server)
+test: redis
     ruff check .
     ruff format --check .
     python -m pytest -q -p no:cacheprovider tests properties
+
+# redis-server for the shared-state tests: installed with apt where it is missing
+redis:
+    #!/usr/bin/env sh
+    if command -v redis-server >/dev/null 2>&1 || command -v valkey-server >/dev/null 2>&1; then
+        exit 0
+    fi
+    if command -v apt-get >/dev/null 2>&1; then
+        echo "installing redis-server (the shared-state tests run against it)"
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -qq && apt-get install -y -qq redis-server >/dev/null && exit 0
+        echo "apt-get could not install redis-server (it needs root)" >&2
+    fi
+    echo "install Redis 7 (redis-server) or Valkey 8 (valkey-server): the shared-state tests need one" >&2
+    exit 1
 
 # the MCP server on stdio
 serve *ARGS:
@@ -17,5 +32,5 @@ probe QUERY *ARGS:
     python -m rypsok probe "{{QUERY}}" {{ARGS}}
 
 # every benchmark (needs the bench extra: pip install -e '.[dev,bench]'); ARGS e.g. --quick
-bench *ARGS:
+bench *ARGS: redis
     for script in bench/[!_]*.py; do echo "== $script"; python "$script" {{ARGS}} || exit 1; done

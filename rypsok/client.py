@@ -1,16 +1,16 @@
-"""Client: one rypsok instance, owning the HTTP client, engine health, limits and the
-URLs web_search returned (for strict mode). The library, the MCP server and the
-probe all go through it.
+"""Client: one rypsok instance, owning the HTTP client, the concurrency limits and the
+state (``rypsok.state``: per-minute limits, engine budgets and health, the cache, the
+URLs web_search returned for strict mode; in memory, or shared through ``[state]``).
+The library, the MCP server and the probe all go through it.
 """
 
 from __future__ import annotations
 
-import collections
 import contextlib
 import datetime as dt
 import logging
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
@@ -20,20 +20,26 @@ from rypsok.config import Config, load_config
 from rypsok.engines.base import EngineSearch
 from rypsok.engines.registry import engine_module
 from rypsok.hygiene import secrets
-from rypsok.limits import Clock, ConcurrencyLimit, MinuteWindow, OnTimeLimit
+from rypsok.limits import Clock, ConcurrencyLimit, OnTimeLimit
 from rypsok.metasearch import merge
-from rypsok.metasearch.cache import CacheKey, ResultCache
-from rypsok.metasearch.health import EngineHealth
+from rypsok.metasearch.cache import CacheKey
 from rypsok.metasearch.orchestrate import EngineJob, EnginePools, EngineRun, run_engines
 from rypsok.model import EngineState, FetchResponse, Notice, Notices, SearchResponse, StatusResponse
 from rypsok.net.egress import EgressPolicy
 from rypsok.observe import NOBODY, Observer
+from rypsok.state import (
+    EngineAsk,
+    EngineOutcome,
+    Store,
+    Windows,
+    open_store,
+    token_window,
+    tool_window,
+)
 from rypsok.version import USER_AGENT
 
 log = logging.getLogger("rypsok.client")
 
-RETURNED_URLS_KEPT = 10_000
-PER_TOKEN_WINDOWS_KEPT = 10_000
 STATIC_SKIP_ORDER = ("time_range", "language", "query_too_long")
 SEARCH_LATE_S = 0.1
 """A search that ends this long after it could have ended narrows the admission window:
@@ -68,37 +74,35 @@ class Client:
         self._clock = clock
         self._observer = observer
         self._policy = EgressPolicy.from_cidrs(self.config.fetch.allow_networks)
-        self._health = {
-            engine_id: EngineHealth(self.config.breaker, clock) for engine_id in self.config.engines
-        }
-        self._engine_budget = {
-            engine_id: MinuteWindow(engine.rate_per_minute, clock)
-            for engine_id, engine in self.config.engines.items()
-        }
         limits = self.config.limits
         self._per_minute = {
-            "web_search": MinuteWindow(limits.web_search, clock),
-            "web_fetch": MinuteWindow(limits.web_fetch, clock),
-            "engine_status": MinuteWindow(limits.engine_status, clock),
+            "web_search": limits.web_search,
+            "web_fetch": limits.web_fetch,
+            "engine_status": limits.engine_status,
         }
         self._search_admission = OnTimeLimit(self.config.search.max_concurrent, SEARCH_LATE_S)
         self._concurrency = {"web_fetch": ConcurrencyLimit(self.config.fetch.max_concurrent)}
-        self._per_token: collections.OrderedDict[tuple[str, str], MinuteWindow] = (
-            collections.OrderedDict()
-        )
-        cache = self.config.cache
-        self._cache = ResultCache(cache.ttl_s, cache.max_entries, clock) if cache.enabled else None
-        self._returned_urls: collections.OrderedDict[str, None] = collections.OrderedDict()
+        self.state: Store = open_store(self.config, clock, on_fallback=observer.store_fallback)
+        """Where the state lives; ``state.shared``, ``state.fallbacks`` (with ``[state]``)
+        and ``await state.store_answers()`` are for health checks and metrics."""
+        self.last_engine_states: list[EngineState] = []
+        """engine_status as last read (the metrics scrape reads it after refreshing)."""
         self._fetch_options = fetch_options or {}
         self._pools: EnginePools | None = None
         self._fetcher: Any = None
+        self._state_entered = False
 
     async def __aenter__(self) -> Client:
+        await self.state.__aenter__()
+        self._state_entered = True
         self._pools = self._engine_pools([engine.id for engine in self.config.usable_engines()])
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
         await self.aclose()
+        if self._state_entered:
+            self._state_entered = False
+            await self.state.__aexit__(*exc_info)
 
     async def aclose(self) -> None:
         if self._fetcher is not None:
@@ -204,71 +208,93 @@ class Client:
 
     # Limits shared by every way in.
 
+    async def take_minute(self, window: str, limit: int) -> None:
+        """One event from a per-minute window (``rypsok.state.tool_window`` or
+        ``token_window``), shared with every replica under ``[state]``; raises
+        unavailable rate_limited when the window is full."""
+        await self._take([(window, limit)])
+
+    async def _take(self, windows: Windows) -> None:
+        retry_after_ms = await self.state.acquire(windows)
+        if retry_after_ms:
+            raise errors.rate_limited(retry_after_ms)
+
+    def _windows(self, tool: str, caller: str | None) -> list[tuple[str, int]]:
+        """The per-minute windows a call of ``tool`` takes, in order: the caller's own
+        ([limits.per_token]) first, then the process's. A call refused by one spends neither."""
+        windows = []
+        limit = getattr(self.config.per_token_limits, tool) if caller is not None else None
+        if limit is not None:
+            windows.append((token_window(caller, tool), limit))
+        windows.append((tool_window(tool), self._per_minute[tool]))
+        return windows
+
     async def _limited(self, tool: str, call, *args, caller: str | None = None):
-        own = self._token_window(caller, tool)
-        if own is not None and not own.has_room():
-            raise errors.rate_limited(own.retry_after_ms())
-        window = self._per_minute[tool]
-        if not window.try_acquire():
-            raise errors.rate_limited(window.retry_after_ms())
-        if own is not None:
-            own.try_acquire()
+        """Per-minute windows (rate_limited), then the concurrency limit (busy), then the call.
+
+        web_search takes its windows in the round trip that plans its engines
+        (``Store.plan``); a search refused before that point takes them on its own first,
+        so the order of refusals is the same either way.
+        """
+        windows = self._windows(tool, caller)
+        deferred = tool == "web_search"
+        if not deferred:
+            await self._take(windows)
         concurrency = self._concurrency.get(tool)
         if concurrency is not None and not concurrency.try_enter():
+            if deferred:
+                await self._take(windows)
             raise errors.busy(tool)
         try:
+            if deferred:
+                return await call(*args, windows=windows)
             return await call(*args)
         finally:
             if concurrency is not None:
                 concurrency.leave()
 
-    def _token_window(self, caller: str | None, tool: str) -> MinuteWindow | None:
-        """The caller's own window for ``tool``; only so many callers are remembered."""
-        limit = getattr(self.config.per_token_limits, tool) if caller is not None else None
-        if limit is None:
-            return None
-        key = (caller, tool)
-        window = self._per_token.get(key)
-        if window is None:
-            window = self._per_token[key] = MinuteWindow(limit, self._clock)
-            while len(self._per_token) > PER_TOKEN_WINDOWS_KEPT:
-                self._per_token.popitem(last=False)
-        self._per_token.move_to_end(key)
-        return window
-
     # engine_status
 
     async def store_health(self) -> str:
-        """What /healthz reports of the shared state store: "none" while there is none."""
-        return "none"
+        """What /healthz reports of the shared state store: none, ok or unavailable."""
+        if not self.state.shared:
+            return "none"
+        return "ok" if await self.state.store_answers() else "unavailable"
 
     async def _engine_status(self) -> StatusResponse:
-        return StatusResponse(self.engine_states())
+        return StatusResponse(await self.engine_states())
 
-    def engine_states(self) -> list[EngineState]:
+    async def engine_states(self) -> list[EngineState]:
         """Each engine's state now, sorted by id (no per-minute limit: for metrics too)."""
+        engine_ids = sorted(self.config.engines)
+        views = await self.state.views(engine_ids)
         states = []
-        for engine_id in sorted(self.config.engines):
-            engine = self.config.engines[engine_id]
-            health = self._health[engine_id]
-            reason = engine.unusable_reason
-            state = "disabled" if reason else health.state
-            states.append(EngineState(engine_id, state, health.latency_ms(), reason))
+        for engine_id in engine_ids:
+            reason = self.config.engines[engine_id].unusable_reason
+            view = views[engine_id]
+            state = "disabled" if reason else view.state
+            states.append(EngineState(engine_id, state, view.latency_ms, reason))
+        self.last_engine_states = states
         return states
 
     # web_search
 
     async def _search(
-        self, request: validate.SearchRequest, timeline: list[EngineRun] | None = None
+        self,
+        request: validate.SearchRequest,
+        timeline: list[EngineRun] | None = None,
+        *,
+        windows: Windows = (),
     ) -> SearchResponse:
         """Admission (``busy`` beyond what ends on time, see OnTimeLimit), then the search."""
         admission = self._search_admission.try_enter()
         if admission is None:
+            await self._take(windows)
             raise errors.busy("web_search")
         now = anyio.current_time()
         clock = _SearchClock(started=now, ready_at=now)
         try:
-            response = await self._admitted_search(request, timeline, clock)
+            response = await self._admitted_search(request, timeline, clock, windows)
         except errors.ToolError:
             self._search_admission.leave(admission, clock.lag_s())
             raise
@@ -283,17 +309,23 @@ class Client:
         request: validate.SearchRequest,
         timeline: list[EngineRun] | None,
         clock: _SearchClock,
+        windows: Windows,
     ) -> SearchResponse:
         started = clock.started
         deadline_at = started + self.config.search.deadline_ms / 1000
         notices = Notices()
-        query = self._query_after_secrets(request, notices)
-        jobs, cached, skipped = self._plan(request, query, started)
+        try:
+            query = self._query_after_secrets(request, notices)
+        except errors.ToolError:
+            await self._take(windows)
+            raise
+        plan = await self._plan(request, query, started, windows)
+        jobs, cached, skipped = plan.jobs, plan.cached, plan.skipped
         if timeline is not None:
             timeline.extend(skipped + cached)
         if not jobs and not cached:
             self._log_skips(skipped)
-            raise self._nothing_to_ask(request, skipped)
+            raise self._nothing_to_ask(request, skipped, plan.retry_after_ms)
         for run in skipped:
             notices.add(Notice("engine_skipped", engine=run.engine, reason=run.reason))
         for run in cached:
@@ -306,8 +338,10 @@ class Client:
             except BaseException:
                 # The call was cancelled (the client went away): a probe it carried must not
                 # leave its engine half-open for good.
-                for job in jobs:
-                    self._health[job.config.id].abandon_probe()
+                with anyio.CancelScope(shield=True):
+                    await self.state.abandon_probes(
+                        [(job.config.id, plan.leases.get(job.config.id)) for job in jobs]
+                    )
                 raise
         asked = [runs[job.config.id] for job in jobs]
         if asked:
@@ -315,9 +349,25 @@ class Client:
             clock.ready_at = min(deadline_at, last_answer)
         if timeline is not None:
             timeline.extend(asked)
-        self._record_health(asked)
-        self._fill_cache(jobs, runs)
-        return self._respond(request, cached + asked, notices)
+        for run in asked:
+            self._observer.engine_request(
+                run.engine, "answered" if run.outcome == "answered" else run.reason, run.latency_s
+            )
+        outcomes = self._outcomes(jobs, runs, plan.leases)
+        try:
+            response = self._respond(request, cached + asked, notices)
+        except errors.ToolError:
+            with anyio.CancelScope(shield=True):
+                await self.state.settle(outcomes, ())
+            raise
+        # One round trip for the breakers, latencies, cache and the URLs strict mode allows
+        # (kept only when strict mode is on: nothing else reads them).
+        returned = [result.url for result in response.results] if self.config.fetch.strict else []
+        # Shielded (and bounded by the store): the engines were asked, so what they did counts
+        # even if the caller goes away now; a probe's lease is released here.
+        with anyio.CancelScope(shield=True):
+            await self.state.settle(outcomes, returned)
+        return response
 
     def _query_after_secrets(self, request: validate.SearchRequest, notices: Notices) -> str:
         found = secrets.find_secrets(request.raw_query)
@@ -333,26 +383,30 @@ class Client:
         notices.count("credential_masked", len(found))
         return secrets.mask(request.raw_query, found).strip()
 
-    def _plan(
-        self, request: validate.SearchRequest, query: str, started: float
-    ) -> tuple[list[EngineJob], list[EngineRun], list[EngineRun]]:
+    async def _plan(
+        self, request: validate.SearchRequest, query: str, started: float, windows: Windows
+    ) -> _Plan:
         """Engines to ask, answers from the cache, and engines skipped with the reason.
 
-        Static reasons (time_range, language, query length) come first; a cache hit
-        sends nothing, so it spends neither the engine's budget nor its breaker probe.
+        Static reasons (time_range, language, query length) come first; then the state
+        decides in one step (``Store.plan``, which takes the call's ``windows`` first): a
+        cache hit sends nothing, so it spends neither the engine's budget nor its probe.
         """
-        jobs: list[EngineJob] = []
-        cached: list[EngineRun] = []
-        skipped: list[EngineRun] = []
+        cache_on = self.config.cache.enabled
         # With the cache on, ask for the ceiling so one cached answer serves any max_results.
-        max_results = self.config.search.max_results if self._cache else request.max_results
+        max_results = self.config.search.max_results if cache_on else request.max_results
         now = dt.datetime.now(dt.UTC)
         default_language = self.config.default_language
+        static_skips: dict[str, str] = {}
+        candidates: dict[str, EngineJob] = {}
+        asks: list[EngineAsk] = []
+        order: list[str] = []
         for engine in self.config.usable_engines():
             module = engine_module(engine.id)
             info = module.INFO
             if request.category not in info.categories:
                 continue
+            order.append(engine.id)
             language = request.language or default_language
             honours_language = info.honours_language(language)
             cache_key = CacheKey(engine.id, query, request.category, language, request.time_range)
@@ -363,20 +417,8 @@ class Client:
                 reason = "language"
             elif not info.query_limit.admits(query):
                 reason = "query_too_long"
-            elif (hit := self._cached(cache_key)) is not None:
-                at_ms = (anyio.current_time() - started) * 1000
-                cached.append(EngineRun(engine.id, "cached", at_ms, at_ms, list(hit)))
-                continue
-            elif not self._engine_budget[engine.id].has_room():
-                reason = "rate_limited"
-            else:
-                admission = self._health[engine.id].admit()
-                if admission == "cooldown":
-                    reason = "cooldown"
-                else:
-                    self._engine_budget[engine.id].try_acquire()
             if reason is not None:
-                skipped.append(EngineRun(engine.id, "skipped", reason=reason))
+                static_skips[engine.id] = reason
                 continue
             search = EngineSearch(
                 query=query,
@@ -387,62 +429,81 @@ class Client:
                 now=now,
                 user_agent=USER_AGENT,
             )
-            jobs.append(EngineJob(engine, module, search, cache_key))
-        return jobs, cached, skipped
+            candidates[engine.id] = EngineJob(engine, module, search, cache_key)
+            asks.append(
+                EngineAsk(engine.id, engine.rate_per_minute, cache_key if cache_on else None)
+            )
+        refused, granted = await self.state.plan(asks, windows)
+        if refused:
+            raise errors.rate_limited(refused)
+        grants = {grant.engine: grant for grant in granted}
+        at_ms = (anyio.current_time() - started) * 1000
+        plan = _Plan()
+        for engine_id in order:
+            if engine_id in static_skips:
+                plan.skipped.append(EngineRun(engine_id, "skipped", reason=static_skips[engine_id]))
+                continue
+            grant = grants[engine_id]
+            if cache_on:
+                self._observer.cache_lookup(engine_id, grant.decision == "cached")
+            if grant.decision == "cached":
+                plan.cached.append(
+                    EngineRun(engine_id, "cached", at_ms, at_ms, list(grant.results))
+                )
+            elif grant.decision in ("rate_limited", "cooldown"):
+                plan.skipped.append(EngineRun(engine_id, "skipped", reason=grant.decision))
+                plan.retry_after_ms[engine_id] = grant.retry_after_ms
+            else:
+                plan.jobs.append(candidates[engine_id])
+                if grant.lease is not None:
+                    plan.leases[engine_id] = grant.lease
+        return plan
 
-    def _cached(self, key: CacheKey) -> tuple | None:
-        if self._cache is None:
-            return None
-        hit = self._cache.get(key)
-        self._observer.cache_lookup(key.engine, hit is not None)
-        return hit
-
-    def _fill_cache(self, jobs: list[EngineJob], runs: dict[str, EngineRun]) -> None:
-        if self._cache is None:
-            return
+    def _outcomes(
+        self, jobs: list[EngineJob], runs: dict[str, EngineRun], leases: dict[str, str]
+    ) -> list[EngineOutcome]:
+        """What the state records of each engine asked; answers are cached when it is on."""
+        cache_on = self.config.cache.enabled
+        outcomes = []
         for job in jobs:
             run = runs[job.config.id]
-            if run.outcome == "answered":
-                self._cache.put(job.cache_key, run.results)
+            answered = run.outcome == "answered"
+            cached = answered and cache_on
+            outcomes.append(
+                EngineOutcome(
+                    run.engine,
+                    answered,
+                    latency_s=run.latency_s,
+                    retry_after_s=run.retry_after_s if run.reason == "rate_limited" else None,
+                    lease=leases.get(run.engine),
+                    cache_key=job.cache_key if cached else None,
+                    results=tuple(run.results) if cached else (),
+                )
+            )
+        return outcomes
 
     def _nothing_to_ask(
-        self, request: validate.SearchRequest, skipped: list[EngineRun]
+        self,
+        request: validate.SearchRequest,
+        skipped: list[EngineRun],
+        retry_after_ms: dict[str, int],
     ) -> errors.ToolError:
         if not skipped:
             return errors.no_engine_for_category(request.category)
         resting = [run.engine for run in skipped if run.reason in ("cooldown", "rate_limited")]
         if resting:
-            soonest = min(self._retry_after_ms(engine_id) for engine_id in resting)
-            return errors.rate_limited(soonest)
+            return errors.rate_limited(min(retry_after_ms[engine_id] for engine_id in resting))
         reasons = {run.reason for run in skipped}
         parameter = next(r for r in STATIC_SKIP_ORDER if r in reasons)
         return errors.no_engine_for_parameter(
             "query" if parameter == "query_too_long" else parameter
         )
 
-    def _retry_after_ms(self, engine_id: str) -> int:
-        cooldown_ms = self._health[engine_id].retry_after_s() * 1000
-        budget_ms = self._engine_budget[engine_id].retry_after_ms()
-        return max(1, round(max(cooldown_ms, budget_ms)))
-
     def _log_skips(self, skipped: list[EngineRun]) -> None:
         for run in skipped:
             log.info(
                 "engine_skipped", extra={"fields": {"engine": run.engine, "reason": run.reason}}
             )
-
-    def _record_health(self, runs: list[EngineRun]) -> None:
-        for run in runs:
-            health = self._health[run.engine]
-            self._observer.engine_request(
-                run.engine, "answered" if run.outcome == "answered" else run.reason, run.latency_s
-            )
-            if run.latency_s is not None:
-                health.record_latency(run.latency_s)
-            if run.outcome == "answered":
-                health.record_success()
-            else:
-                health.record_failure(run.retry_after_s if run.reason == "rate_limited" else None)
 
     def _respond(
         self, request: validate.SearchRequest, runs: list[EngineRun], notices: Notices
@@ -481,8 +542,6 @@ class Client:
             drop_instruction_like=self.config.search.instruction_like == "drop",
             notices=notices,
         )
-        for result in results:
-            self._remember_url(result.url)
         if not results:
             outcome = "empty"
         elif failed:
@@ -490,12 +549,6 @@ class Client:
         else:
             outcome = "ok"
         return SearchResponse(outcome, notices.as_list(), results)
-
-    def _remember_url(self, url: str) -> None:
-        self._returned_urls[url] = None
-        self._returned_urls.move_to_end(url)
-        while len(self._returned_urls) > RETURNED_URLS_KEPT:
-            self._returned_urls.popitem(last=False)
 
     def _engine_pools(self, engine_ids: list[str]) -> EnginePools:
         return EnginePools(engine_ids, self.config.search.max_concurrent, USER_AGENT)
@@ -521,11 +574,24 @@ class Client:
             from rypsok.webfetch.fetcher import Fetcher
 
             self._fetcher = Fetcher(
-                self.config, returned_urls=self._returned_urls, **self._fetch_options
+                self.config, was_returned=self.state.was_returned, **self._fetch_options
             )
         return await self._fetcher.fetch(
             request.url, max_chars=request.max_chars, start_char=request.start_char
         )
+
+
+@dataclass
+class _Plan:
+    """What ``Client._plan`` decided for one search."""
+
+    jobs: list[EngineJob] = field(default_factory=list)
+    cached: list[EngineRun] = field(default_factory=list)
+    skipped: list[EngineRun] = field(default_factory=list)
+    retry_after_ms: dict[str, int] = field(default_factory=dict)
+    """For each engine skipped for cooldown or rate_limited: when it could be asked."""
+    leases: dict[str, str] = field(default_factory=dict)
+    """The probe leases this search holds, by engine."""
 
 
 def given(**arguments: Any) -> dict[str, Any]:

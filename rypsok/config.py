@@ -13,6 +13,7 @@ import ipaddress
 import os
 import re
 import tomllib
+import urllib.parse
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -185,6 +186,61 @@ class BreakerConfig:
     max_cooldown_s: float = field(default=600.0, metadata={"check": _number(0.001)})
 
 
+def _state_url(key: str, value: Any) -> str:
+    """Empty (state in memory), or redis:// or rediss:// with a host, an optional port and
+    database, and no password: the password comes from ``state.password_env``."""
+    text = _string(key, value)
+    if not text:
+        return text
+    shape = 'must be "redis://HOST:PORT/DB" or "rediss://HOST:PORT/DB" (or "" for memory)'
+    if any(c.isspace() for c in text):
+        raise ConfigError(key, shape)
+    parts = urllib.parse.urlsplit(text)
+    try:
+        parts.port  # noqa: B018 (a bad port raises here)
+    except ValueError:
+        raise ConfigError(key, shape) from None
+    database = parts.path.removeprefix("/")
+    if (
+        parts.scheme not in ("redis", "rediss")
+        or not parts.hostname
+        or parts.query
+        or parts.fragment
+        or (database and not database.isdigit())
+    ):
+        raise ConfigError(key, shape)
+    if parts.password is not None:
+        raise ConfigError(
+            key, "must not hold a password: name its environment variable in state.password_env"
+        )
+    return text
+
+
+@dataclass(frozen=True)
+class StateConfig:
+    """Where replicas share their state; empty ``url``: every replica keeps its own in memory."""
+
+    url: str = field(default="", metadata={"check": _state_url})
+    password_env: str | None = field(default=None, metadata={"check": _env_name})
+    timeout_ms: int = field(default=20, metadata={"check": _int(1, 100)})
+    """The bound on one store operation; past it the replica answers from memory."""
+    password: str | None = field(default=None, repr=False, compare=False)
+    """Read from ``password_env`` at load time; never printed."""
+
+
+def _state(section: StateConfig, env: Mapping[str, str]) -> StateConfig:
+    if section.password_env is None:
+        return section
+    if not section.url:
+        raise ConfigError("state.password_env", "is set but state.url is not")
+    password = env.get(section.password_env)
+    if not password:
+        raise ConfigError(
+            "state.password_env", f"names {section.password_env}, which is not set or is empty"
+        )
+    return dataclasses.replace(section, password=password)
+
+
 @dataclass(frozen=True)
 class LogConfig:
     level: str = field(
@@ -226,6 +282,7 @@ class Config:
     limits: LimitsConfig = field(default_factory=LimitsConfig)
     cache: CacheConfig = field(default_factory=CacheConfig)
     breaker: BreakerConfig = field(default_factory=BreakerConfig)
+    state: StateConfig = field(default_factory=StateConfig)
     log: LogConfig = field(default_factory=LogConfig)
     engines: Mapping[str, EngineConfig] = field(default_factory=dict)
     server: ServerConfig = field(default_factory=lambda: ServerConfig())
@@ -259,6 +316,7 @@ SECTIONS = {
     "limits": LimitsConfig,
     "cache": CacheConfig,
     "breaker": BreakerConfig,
+    "state": StateConfig,
     "log": LogConfig,
 }
 
@@ -541,6 +599,7 @@ def config_from_dict(
     breaker = sections["breaker"]
     if breaker.max_cooldown_s < breaker.cooldown_s:
         raise ConfigError("breaker.max_cooldown_s", "must be at least breaker.cooldown_s")
+    sections["state"] = _state(sections["state"], env)
     server = _section(ServerConfig, "server", data.get("server", {}))
     _check_server(server)
     return Config(

@@ -45,6 +45,30 @@ class MinuteWindow:
         return max(1, math.ceil((self._events[0] + self.WINDOW_S - now) * 1000))
 
 
+class MinuteWindows:
+    """Named :class:`MinuteWindow` s made on first use: a tool's, a token's, an engine's budget.
+
+    In-memory state; with ``[state] url`` the same names key the shared windows
+    (``rypsok.state``). A window keeps the limit it was last asked with.
+    """
+
+    def __init__(self, clock: Clock):
+        self._clock = clock
+        self._windows: dict[str, MinuteWindow] = {}
+
+    def window(self, name: str, limit: int) -> MinuteWindow:
+        window = self._windows.get(name)
+        if window is None:
+            window = self._windows[name] = MinuteWindow(limit, self._clock)
+        window.limit = limit
+        return window
+
+    def acquire(self, name: str, limit: int) -> int:
+        """0 when an event was taken from ``name``, else the milliseconds until one could be."""
+        window = self.window(name, limit)
+        return 0 if window.try_acquire() else window.retry_after_ms()
+
+
 class ConcurrencyLimit:
     """A counter of calls in flight; beyond ``limit`` a call is refused rather than queued."""
 

@@ -66,3 +66,19 @@ def make_config(
     return config_from_dict(
         config_data(server, enabled, engine_overrides, **sections), env=env or {}
     )
+
+
+@pytest.fixture(scope="module")
+def redis_server():
+    """A real redis-server on a free loopback port, once per module."""
+    from tests.redis_server import RedisServer
+
+    with RedisServer() as server:
+        yield server
+
+
+@pytest.fixture
+def redis(redis_server):
+    """The module's redis-server, running and empty."""
+    redis_server.flush()
+    return redis_server

@@ -19,7 +19,7 @@ from rypsok.config import Config, FetchConfig
 from rypsok.errors import ToolError
 from rypsok.model import FetchResponse
 from rypsok.webfetch import fetcher as fetcher_module
-from rypsok.webfetch.fetcher import Fetcher, media_type_of, retry_after_ms
+from rypsok.webfetch.fetcher import Fetcher, media_type_of, retry_after_ms, returned_in
 from rypsok.webfetch.page import decode_text, page
 from rypsok.webfetch.resolver import StaticResolver
 from tests.fetch_servers import (
@@ -119,7 +119,7 @@ def fetch(
             env.config(**fetch_config),
             resolver=resolve or resolver(),  # type: ignore[arg-type]
             ssl_context=env.client_tls,
-            returned_urls=returned_urls,  # type: ignore[arg-type]
+            was_returned=returned_in(returned_urls),  # type: ignore[arg-type]
         ) as fetcher:
             return await fetcher.fetch(url, chars, start)
 

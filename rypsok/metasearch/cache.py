@@ -1,13 +1,17 @@
 """The result cache: each engine's parsed answer, kept for ``ttl_s``, at most ``max_entries``.
 
 Keyed by (engine, query, category, language, time_range). An expired entry is never
-served; the least recently used entry goes first when the cache is full.
+served; the least recently used entry goes first when the cache is full. This is the
+in-memory cache; with ``[state] url`` the same rules hold in the shared store
+(``rypsok.state.redis``).
 """
 
 from __future__ import annotations
 
 import collections
-from dataclasses import dataclass
+import hashlib
+import json
+from dataclasses import astuple, dataclass
 
 from rypsok.engines.base import RawResult
 from rypsok.limits import Clock
@@ -20,6 +24,11 @@ class CacheKey:
     category: str
     language: str | None
     time_range: str | None
+
+    def digest(self) -> str:
+        """A fixed-length name for the shared store: the query itself is not a key there."""
+        text = json.dumps(astuple(self), ensure_ascii=False)
+        return hashlib.sha256(text.encode()).hexdigest()
 
 
 class ResultCache:

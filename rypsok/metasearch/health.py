@@ -1,4 +1,7 @@
-"""Per-engine health: the circuit breaker and the latency window (state in memory).
+"""Per-engine health: the circuit breaker and the latency window, in memory.
+
+With ``[state] url`` the same rules run in the shared store (``rypsok/state/lua.py``),
+where the half-open probe is a lease one replica wins.
 
 closed: in use. After ``failures`` consecutive failures the engine is open for
 the cooldown. It stays open until the first call after the cooldown, which

@@ -82,7 +82,7 @@ def build_app(
         )
         metadata_url = build_resource_metadata_url(auth.resource_server_url)
         routes.append(_root_metadata_route(auth))
-    scrape: Any = _scrape(metrics)
+    scrape: Any = _scrape(metrics, client)
     if verifier:
         scrape = RequireAuthMiddleware(request_response(scrape), [], metadata_url)
     routes.append(Route(METRICS_PATH, scrape, methods=["GET"]))
@@ -114,8 +114,9 @@ def _healthz(client: Client):
     return healthz
 
 
-def _scrape(metrics: Metrics):
+def _scrape(metrics: Metrics, client: Client):
     async def scrape(request: Request) -> Response:
+        await client.engine_states()  # the breaker gauges read the states just refreshed
         body, content_type = metrics.exposition()
         return Response(body, media_type=content_type)
 

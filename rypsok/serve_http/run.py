@@ -85,7 +85,7 @@ async def serve(config: Config, plan: Plan) -> None:
     hypercorn.include_server_header = False
     try:
         async with Client(config, observer=metrics) as client, trio.open_nursery() as nursery:
-            metrics.watch(client.engine_states)
+            metrics.watch(lambda: client.last_engine_states)
             app = build_app(config, client, metrics, verifier, plan.host)
             binds = await nursery.start(
                 functools.partial(

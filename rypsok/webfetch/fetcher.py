@@ -15,7 +15,7 @@ import contextlib
 import logging
 import ssl
 import time
-from collections.abc import AsyncIterator, Callable, Container, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Container, Iterator, Sequence
 from urllib.parse import urljoin
 
 import anyio
@@ -101,6 +101,20 @@ def _network_errors(upgraded: bool) -> Iterator[None]:
         raise errors.network() from None
 
 
+WasReturned = Callable[[Sequence[str]], Awaitable[bool]]
+"""Whether web_search returned any of these URLs (strict mode asks; the Client's state
+answers, shared by every replica under ``[state]``)."""
+
+
+def returned_in(urls: Container[str]) -> WasReturned:
+    """A :data:`WasReturned` over a plain set of URLs."""
+
+    async def was_returned(candidates: Sequence[str]) -> bool:
+        return any(url in urls for url in candidates)
+
+    return was_returned
+
+
 class Fetcher:
     """``async with Fetcher(config) as fetcher: await fetcher.fetch(url)``; raises ToolError."""
 
@@ -110,12 +124,12 @@ class Fetcher:
         *,
         resolver: Resolver | None = None,
         ssl_context: ssl.SSLContext | None = None,
-        returned_urls: Container[str] = (),
+        was_returned: WasReturned | None = None,
         clock: Callable[[], float] = time.monotonic,
     ):
         self._config = config.fetch
         self._policy = EgressPolicy.from_cidrs(self._config.allow_networks)
-        self._returned_urls = returned_urls
+        self._was_returned = was_returned or returned_in(())
         self._allow_prefixes = [p for p in map(_prefix, self._config.allow_urls) if p is not None]
         self._robots = RobotsCache(clock)
         context = ssl_context or httpx.create_ssl_context(trust_env=False)
@@ -158,7 +172,7 @@ class Fetcher:
         check_scheme(target, self._config.allow_http)
         self._check_credentials(url, target)
         self._check_egress(target)
-        self._check_strict(url, target)
+        await self._check_strict(url, target)
         upgraded = target.scheme == "http" and not self._config.allow_http
         if upgraded:
             target = upgrade_to_https(target)
@@ -204,10 +218,10 @@ class Fetcher:
             log.warning("refused", extra={"fields": {"denial": denial}})
             raise errors.egress_denied()
 
-    def _check_strict(self, url: str, target: FetchURL) -> None:
+    async def _check_strict(self, url: str, target: FetchURL) -> None:
         if not self._config.strict:
             return
-        if url in self._returned_urls or target.url() in self._returned_urls:
+        if await self._was_returned([url, target.url()]):
             return
         for prefix in self._allow_prefixes:
             if _origin(prefix) == _origin(target) and target.target.startswith(prefix.target):

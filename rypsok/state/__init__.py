@@ -1,0 +1,164 @@
+"""The state a Client keeps between calls, behind one interface with two homes.
+
+In memory (:class:`~rypsok.state.memory.MemoryStore`, the default: each process keeps its
+own, reset on restart) or in Redis or Valkey (:class:`~rypsok.state.redis.RedisStore`,
+when ``[state] url`` is set: every replica shares it), the latter always wrapped in
+:class:`~rypsok.state.fallback.FallbackStore` so that the store failing never fails a
+call. What lives here: the per-minute windows (tool limits, per-token limits, engine
+budgets), each engine's breaker and latency window, the result cache, and the URLs
+web_search returned (strict mode). Concurrency limits are not here: they guard one
+process's resources.
+
+The operations are batched by what a call needs (one ``plan`` before the engines, with
+the call's per-minute windows, and one ``settle`` after), so a search costs the shared
+store two round trips.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from rypsok.config import Config
+from rypsok.engines.base import RawResult
+from rypsok.limits import Clock
+from rypsok.metasearch.cache import CacheKey
+
+RETURNED_URLS_KEPT = 10_000
+"""How many URLs web_search returned are kept for strict mode (the most recent)."""
+
+Windows = Sequence[tuple[str, int]]
+"""Per-minute windows a call takes, in order: (name, limit a minute)."""
+
+Decision = Literal["cached", "go", "probe", "rate_limited", "cooldown"]
+BreakerState = Literal["closed", "open", "half_open"]
+
+
+def tool_window(tool: str) -> str:
+    """The per-minute window of one tool, for the whole process (or every replica)."""
+    return f"tool:{tool}"
+
+
+def token_window(token_name: str, tool: str) -> str:
+    """The per-minute window of one tool for one token, by the token's name."""
+    return f"token:{token_name}:{tool}"
+
+
+def engine_window(engine: str) -> str:
+    """An engine's own budget (``rate_per_minute``)."""
+    return f"engine:{engine}"
+
+
+@dataclass(frozen=True)
+class EngineAsk:
+    """An engine a search would like to use, after the static checks passed."""
+
+    engine: str
+    rate_per_minute: int
+    cache_key: CacheKey | None
+    """None when the result cache is off."""
+
+
+@dataclass(frozen=True)
+class EngineGrant:
+    """What the state said about one :class:`EngineAsk`.
+
+    cached: ``results`` came from the cache (nothing spent). go or probe: the budget was
+    spent and the engine may be asked (probe: this call carries the breaker's probe,
+    ``lease`` names it). rate_limited or cooldown: skipped; ``retry_after_ms`` is when the
+    engine could be asked again (the later of its budget and its cooldown).
+    """
+
+    engine: str
+    decision: Decision
+    results: tuple[RawResult, ...] = ()
+    retry_after_ms: int = 0
+    lease: str | None = None
+
+
+@dataclass(frozen=True)
+class EngineOutcome:
+    """What happened to one engine that was asked."""
+
+    engine: str
+    answered: bool
+    latency_s: float | None = None
+    retry_after_s: float | None = None
+    """A rate limit's Retry-After: opens the breaker for that long."""
+    lease: str | None = None
+    """The probe lease this call held, if it carried the probe."""
+    cache_key: CacheKey | None = None
+    """Where to cache ``results`` (answered and the cache on), else None."""
+    results: tuple[RawResult, ...] = ()
+
+
+@dataclass(frozen=True)
+class EngineView:
+    state: BreakerState
+    latency_ms: int | None
+
+
+class Store(Protocol):
+    """Every operation of the state; ``async with`` opens and closes its connections."""
+
+    shared: bool
+    """True when replicas share it (Redis or Valkey), False in memory."""
+    fallbacks: int
+    """Operations answered from memory because the shared store failed (0 in memory)."""
+
+    async def __aenter__(self) -> Store: ...
+
+    async def __aexit__(self, *exc_info: object) -> None: ...
+
+    async def acquire(self, windows: Windows) -> int:
+        """One event from each window in order; the first that is full refuses (those
+        before it stay taken). 0 when all were taken, else ms until the full one has room."""
+        ...
+
+    async def plan(
+        self, asks: Sequence[EngineAsk], windows: Windows = ()
+    ) -> tuple[int, list[EngineGrant]]:
+        """``acquire(windows)``, then, unless it refused, for each ask in order: the cache,
+        then the engine's budget, then its breaker. One step, so a search's windows and
+        engines cost one round trip. Returns (the refusal's ms or 0, the grants)."""
+        ...
+
+    async def settle(self, outcomes: Sequence[EngineOutcome], returned_urls: Sequence[str]) -> None:
+        """Breakers, latency windows and the cache after the engines ran, and the URLs the
+        search returned (what strict mode lets web_fetch read)."""
+        ...
+
+    async def abandon_probes(self, leases: Sequence[tuple[str, str | None]]) -> None:
+        """The call carrying these (engine, lease) ended without an answer: next call probes."""
+        ...
+
+    async def views(self, engines: Sequence[str]) -> dict[str, EngineView]:
+        """Each engine's breaker state and median latency, for engine_status."""
+        ...
+
+    async def was_returned(self, urls: Sequence[str]) -> bool:
+        """Whether web_search returned any of ``urls`` (the kept ones: the last 10,000)."""
+        ...
+
+    async def store_answers(self) -> bool:
+        """Whether the store answers now (True in memory): for health checks."""
+        ...
+
+
+def open_store(
+    config: Config, clock: Clock, on_fallback: Callable[[str], None] | None = None
+) -> Store:
+    """The store ``config`` asks for: in memory, or Redis with the in-memory fallback
+    (``on_fallback`` is told the operation each time memory answers for the store)."""
+    from rypsok.state.memory import MemoryStore
+
+    memory = MemoryStore(config, clock)
+    if not config.state.url:
+        return memory
+    from rypsok.state.fallback import FallbackStore
+    from rypsok.state.redis import RedisStore
+
+    return FallbackStore(
+        RedisStore(config), memory, config.state.timeout_ms / 1000, clock, on_fallback
+    )

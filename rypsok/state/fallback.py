@@ -1,0 +1,130 @@
+"""The shared store, bounded, with this replica's memory behind it: the store failing never
+fails a call.
+
+Each operation gets ``[state] timeout_ms``. One that fails or runs out of time is
+answered from memory instead, and the store is left alone for ``RETRY_AFTER_S``: every
+operation meanwhile goes straight to memory, so a call pays the bound at most once. The
+first operation after that tries the store again; when it answers, the replica is back
+on the shared state. ``state_store_unavailable`` is logged at most once a minute.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import anyio
+
+from rypsok.limits import Clock
+from rypsok.state import EngineAsk, EngineGrant, EngineOutcome, EngineView, Store, Windows
+
+log = logging.getLogger("rypsok.state")
+
+RETRY_AFTER_S = 1.0
+"""How long a replica answers from memory after the store failed before trying it again."""
+LOG_EVERY_S = 60.0
+WARM_UP_S = 1.0
+"""At start-up (no call waits yet) the first connection may take this long."""
+
+
+class FallbackStore:
+    shared = True
+
+    def __init__(
+        self,
+        store: Store,
+        memory: Store,
+        timeout_s: float,
+        clock: Clock,
+        on_fallback: Callable[[str], None] | None = None,
+    ):
+        self._store = store
+        self._memory = memory
+        self._timeout_s = timeout_s
+        self._clock = clock
+        self._down_until: float | None = None
+        self._logged_at: float | None = None
+        self._down_logged = False
+        self._on_fallback = on_fallback
+        self.fallbacks = 0
+        """Operations answered from memory because the store failed or was being left
+        alone: a counter for the operator's metrics."""
+
+    async def __aenter__(self) -> FallbackStore:
+        await self._store.__aenter__()
+        try:
+            # Open the first connection now, so that no call's bound pays for it.
+            with anyio.fail_after(WARM_UP_S):
+                await self._store.store_answers()
+        except Exception as exc:
+            self._failed(exc)
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self._store.__aexit__(*exc_info)
+
+    @property
+    def using_memory(self) -> bool:
+        """Whether operations go to memory now (the store failed less than a second ago)."""
+        return self._down_until is not None and self._clock() < self._down_until
+
+    async def _run(self, operation: str, *args: Any) -> Any:
+        if not self.using_memory:
+            try:
+                with anyio.fail_after(self._timeout_s):
+                    answer = await getattr(self._store, operation)(*args)
+            except Exception as exc:
+                self._failed(exc)
+            else:
+                self._answered()
+                return answer
+        self.fallbacks += 1
+        if self._on_fallback is not None:
+            self._on_fallback(operation)
+        return await getattr(self._memory, operation)(*args)
+
+    def _failed(self, exc: Exception) -> None:
+        now = self._clock()
+        self._down_until = now + RETRY_AFTER_S
+        if self._logged_at is None or now - self._logged_at >= LOG_EVERY_S:
+            self._logged_at = now
+            self._down_logged = True
+            log.warning(
+                "state_store_unavailable",
+                extra={"fields": {"error": exc.__class__.__name__, "retry_after_s": RETRY_AFTER_S}},
+            )
+
+    def _answered(self) -> None:
+        self._down_until = None
+        if self._down_logged:
+            self._down_logged = False
+            log.info("state_store_available")
+
+    async def acquire(self, windows: Windows) -> int:
+        return await self._run("acquire", windows)
+
+    async def plan(
+        self, asks: Sequence[EngineAsk], windows: Windows = ()
+    ) -> tuple[int, list[EngineGrant]]:
+        return await self._run("plan", asks, windows)
+
+    async def settle(self, outcomes: Sequence[EngineOutcome], returned_urls: Sequence[str]) -> None:
+        await self._run("settle", outcomes, returned_urls)
+
+    async def abandon_probes(self, leases: Sequence[tuple[str, str | None]]) -> None:
+        await self._run("abandon_probes", leases)
+
+    async def views(self, engines: Sequence[str]) -> dict[str, EngineView]:
+        return await self._run("views", engines)
+
+    async def was_returned(self, urls: Sequence[str]) -> bool:
+        return await self._run("was_returned", urls)
+
+    async def store_answers(self) -> bool:
+        """A PING within the bound (for /healthz); it does not change where calls go."""
+        try:
+            with anyio.fail_after(self._timeout_s):
+                return await self._store.store_answers()
+        except Exception:
+            return False

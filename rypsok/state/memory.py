@@ -1,0 +1,122 @@
+"""The state in this process's memory: what every Client keeps without ``[state]``, and
+what a replica falls back to while its shared store does not answer.
+
+Each operation is the same bookkeeping the Client did before the state had a home of
+its own (windows from ``limits``, breakers from ``metasearch.health``, the cache from
+``metasearch.cache``); none awaits anything, so none yields to another task.
+"""
+
+from __future__ import annotations
+
+import collections
+from collections.abc import Sequence
+
+from rypsok.config import Config
+from rypsok.limits import Clock, MinuteWindows
+from rypsok.metasearch.cache import ResultCache
+from rypsok.metasearch.health import EngineHealth
+from rypsok.state import (
+    RETURNED_URLS_KEPT,
+    EngineAsk,
+    EngineGrant,
+    EngineOutcome,
+    EngineView,
+    Windows,
+    engine_window,
+)
+
+
+class MemoryStore:
+    shared = False
+    fallbacks = 0
+
+    def __init__(self, config: Config, clock: Clock):
+        self._breaker = config.breaker
+        self._clock = clock
+        self._windows = MinuteWindows(clock)
+        self._health: dict[str, EngineHealth] = {}
+        cache = config.cache
+        self._cache = ResultCache(cache.ttl_s, cache.max_entries, clock) if cache.enabled else None
+        self._returned_urls: collections.OrderedDict[str, None] = collections.OrderedDict()
+
+    async def __aenter__(self) -> MemoryStore:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        pass
+
+    def health(self, engine: str) -> EngineHealth:
+        found = self._health.get(engine)
+        if found is None:
+            found = self._health[engine] = EngineHealth(self._breaker, self._clock)
+        return found
+
+    async def acquire(self, windows: Windows) -> int:
+        for name, limit in windows:
+            retry_after_ms = self._windows.acquire(name, limit)
+            if retry_after_ms:
+                return retry_after_ms
+        return 0
+
+    async def plan(
+        self, asks: Sequence[EngineAsk], windows: Windows = ()
+    ) -> tuple[int, list[EngineGrant]]:
+        refused = await self.acquire(windows)
+        if refused:
+            return refused, []
+        grants = []
+        for ask in asks:
+            if ask.cache_key is not None and self._cache is not None:
+                hit = self._cache.get(ask.cache_key)
+                if hit is not None:
+                    grants.append(EngineGrant(ask.engine, "cached", results=hit))
+                    continue
+            budget = self._windows.window(engine_window(ask.engine), ask.rate_per_minute)
+            health = self.health(ask.engine)
+            if not budget.has_room():
+                decision = "rate_limited"
+            elif (admission := health.admit()) == "cooldown":
+                decision = "cooldown"
+            else:
+                budget.try_acquire()
+                grants.append(EngineGrant(ask.engine, admission))
+                continue
+            cooldown_ms = health.retry_after_s() * 1000
+            retry_ms = max(1, round(max(cooldown_ms, budget.retry_after_ms())))
+            grants.append(EngineGrant(ask.engine, decision, retry_after_ms=retry_ms))
+        return 0, grants
+
+    async def settle(self, outcomes: Sequence[EngineOutcome], returned_urls: Sequence[str]) -> None:
+        for outcome in outcomes:
+            health = self.health(outcome.engine)
+            if outcome.latency_s is not None:
+                health.record_latency(outcome.latency_s)
+            if outcome.answered:
+                health.record_success()
+            else:
+                health.record_failure(outcome.retry_after_s)
+        if self._cache is not None:
+            for outcome in outcomes:
+                if outcome.cache_key is not None:
+                    self._cache.put(outcome.cache_key, list(outcome.results))
+        for url in returned_urls:
+            self._returned_urls[url] = None
+            self._returned_urls.move_to_end(url)
+        while len(self._returned_urls) > RETURNED_URLS_KEPT:
+            self._returned_urls.popitem(last=False)
+
+    async def abandon_probes(self, leases: Sequence[tuple[str, str | None]]) -> None:
+        for engine, _lease in leases:
+            self.health(engine).abandon_probe()
+
+    async def views(self, engines: Sequence[str]) -> dict[str, EngineView]:
+        return {
+            engine: EngineView(self.health(engine).state, self.health(engine).latency_ms())
+            for engine in engines
+        }
+
+    async def was_returned(self, urls: Sequence[str]) -> bool:
+        return any(url in self._returned_urls for url in urls)
+
+    async def store_answers(self) -> bool:
+        return True

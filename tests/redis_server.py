@@ -1,0 +1,188 @@
+"""A real redis-server (or valkey-server) on a free loopback port, started by the tests.
+
+No mock: the shared-state tests run against the server Debian packages (Redis 7).
+``just test`` installs it when it is missing (``just redis``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import signal
+import socket
+import ssl
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+STARTUP_S = 10.0
+
+
+def server_binary() -> str:
+    found = shutil.which("redis-server") or shutil.which("valkey-server")
+    if found is None:
+        raise RuntimeError(
+            "redis-server is not installed: run `just redis` (apt-get install -y redis-server), "
+            "or install Redis 7 or Valkey 8 and put redis-server or valkey-server on PATH"
+        )
+    return found
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class RedisServer:
+    """``with RedisServer() as redis:`` a server on 127.0.0.1; ``kill``, ``start`` again
+    (same port, empty: nothing is saved), ``pause``/``resume`` (SIGSTOP: a hung store).
+
+    ``tls=(cert_file, key_file)`` serves TLS only; ``password`` requires AUTH.
+    """
+
+    def __init__(self, tls: tuple[str, str] | None = None, password: str | None = None) -> None:
+        self.binary = server_binary()
+        self.port = free_port()
+        self.tls = tls
+        self.password = password
+        self._dir = tempfile.TemporaryDirectory(prefix="rypsok-redis-")
+        self._process: subprocess.Popen | None = None
+
+    def url(self, db: int = 0) -> str:
+        return f"{'rediss' if self.tls else 'redis'}://127.0.0.1:{self.port}/{db}"
+
+    def start(self) -> None:
+        assert self._process is None
+        if self.tls:
+            cert, key = self.tls
+            listen = [
+                "--port",
+                "0",
+                "--tls-port",
+                str(self.port),
+                "--tls-cert-file",
+                cert,
+                "--tls-key-file",
+                key,
+                "--tls-auth-clients",
+                "no",
+            ]
+        else:
+            listen = ["--port", str(self.port)]
+        if self.password:
+            listen += ["--requirepass", self.password]
+        self._process = subprocess.Popen(
+            [
+                self.binary,
+                *listen,
+                "--bind", "127.0.0.1",
+                "--save", "",
+                "--appendonly", "no",
+                "--dir", self._dir.name,
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        deadline = time.monotonic() + STARTUP_S
+        while time.monotonic() < deadline:
+            with contextlib.suppress(OSError):
+                if self.command("PING") == b"+PONG":
+                    return
+            time.sleep(0.02)
+        raise RuntimeError(f"{self.binary} did not answer on port {self.port}")
+
+    def kill(self) -> None:
+        if self._process is not None:
+            self._process.kill()
+            self._process.wait()
+            self._process = None
+
+    def pause(self) -> None:
+        assert self._process is not None
+        self._process.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        assert self._process is not None
+        self._process.send_signal(signal.SIGCONT)
+
+    @property
+    def running(self) -> bool:
+        return self._process is not None
+
+    def command(self, *words: str) -> bytes:
+        """One command over its own connection; its reply as RESP's first line (b":3")."""
+        reply = self.reply(*words)
+        if isinstance(reply, int):
+            return b":%d" % reply
+        if isinstance(reply, list):
+            return b"*%d" % len(reply)
+        return b"+" + reply if reply is not None else b"$-1"
+
+    def reply(self, *words: str) -> bytes | int | list | None:
+        """One command over its own connection (after AUTH, over TLS if served), parsed."""
+        with socket.create_connection(("127.0.0.1", self.port), timeout=2) as plain:
+            connection = plain
+            if self.tls:
+                # the test's own look at its own server: no verification needed here
+                context = ssl.create_default_context()
+                context.check_hostname = False
+                context.verify_mode = ssl.CERT_NONE
+                connection = context.wrap_socket(plain)
+            stream = connection.makefile("rb")
+            if self.password:
+                connection.sendall(_encode(("AUTH", self.password)))
+                _read(stream)
+            connection.sendall(_encode(words))
+            return _read(stream)
+
+    def flush(self) -> None:
+        if not self.running:
+            self.start()
+        assert self.command("FLUSHALL") == b"+OK"
+
+    def keys(self, pattern: str = "*") -> list[str]:
+        """The keys that match ``pattern`` (in db 0)."""
+        return [key.decode() for key in self.reply("KEYS", pattern)]  # type: ignore[union-attr]
+
+    def __enter__(self) -> RedisServer:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.kill()
+        self._dir.cleanup()
+
+
+def _encode(words: tuple[str, ...]) -> bytes:
+    parts = [f"*{len(words)}\r\n".encode()]
+    for word in words:
+        data = word.encode()
+        parts.append(b"$%d\r\n%s\r\n" % (len(data), data))
+    return b"".join(parts)
+
+
+def _read(stream) -> bytes | int | list | None:
+    """One RESP2 reply: a status or error line, an integer, a bulk string or an array."""
+    line = stream.readline().rstrip(b"\r\n")
+    kind, rest = line[:1], line[1:]
+    if kind == b"+":
+        return rest
+    if kind == b"-":
+        raise RuntimeError(rest.decode())
+    if kind == b":":
+        return int(rest)
+    if kind == b"$":
+        size = int(rest)
+        if size < 0:
+            return None
+        data = stream.read(size + 2)
+        return data[:-2]
+    if kind == b"*":
+        return [_read(stream) for _ in range(int(rest))]
+    raise ValueError(f"not a RESP reply: {line!r}")
+
+
+def log_lines(path: Path) -> list[str]:
+    return path.read_text().splitlines() if path.exists() else []

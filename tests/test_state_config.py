@@ -1,0 +1,168 @@
+"""[state] from the operator's side: its keys refused by name, its password read from the
+named variable, and rediss:// checking the store's certificate and host name; against
+real redis-servers (one over TLS) started by the tests.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rypsok import Client
+from rypsok.config import ConfigError, config_from_dict
+from tests.conftest import make_config
+from tests.engine_servers import json_play
+from tests.redis_server import RedisServer
+
+pytestmark = pytest.mark.anyio
+
+CODE = {"github", "stackexchange"}
+
+
+def plays(engines) -> None:
+    engines.plays["github"] = json_play("github/search.json")
+    engines.plays["stackexchange"] = json_play("stackexchange/search.json")
+
+
+def notices_of(response, code):
+    return sorted((n.engine, n.reason) for n in response.notices if n.code == code)
+
+
+# Configuration
+
+
+@pytest.mark.parametrize(
+    ("table", "problem"),
+    [
+        ({"url": "http://127.0.0.1:6379/0"}, "redis://HOST:PORT/DB"),
+        ({"url": "redis://"}, "redis://HOST:PORT/DB"),
+        ({"url": "redis://127.0.0.1:99999/0"}, "redis://HOST:PORT/DB"),
+        ({"url": "redis://127.0.0.1:6379/zero"}, "redis://HOST:PORT/DB"),
+        ({"url": "redis://127.0.0.1:6379/0?db=1"}, "redis://HOST:PORT/DB"),
+        ({"url": 6379}, "must be a string"),
+        ({"url": "redis://:hunter2@127.0.0.1:6379/0"}, "state.password_env"),
+        ({"timeout_ms": 0}, "at least 1"),
+        ({"timeout_ms": 101}, "at most 100"),
+        ({"password": "hunter2"}, "unknown key"),
+    ],
+)
+def test_bad_state_keys_are_named(table, problem):
+    with pytest.raises(ConfigError) as raised:
+        config_from_dict({"state": table}, env={})
+    key = "state." + next(iter(table))
+    assert raised.value.key == key
+    assert problem in str(raised.value)
+    assert "hunter2" not in str(raised.value)
+
+
+def test_state_defaults_and_the_password_from_the_environment():
+    config = config_from_dict({}, env={})
+    assert (config.state.url, config.state.password_env, config.state.timeout_ms) == ("", None, 20)
+    shared = config_from_dict(
+        {"state": {"url": "rediss://valkey.internal:6380/2", "password_env": "STATE_PASSWORD"}},
+        env={"STATE_PASSWORD": "hunter2"},
+    )
+    assert shared.state.password == "hunter2"
+    assert "hunter2" not in repr(shared)
+    with pytest.raises(ConfigError) as raised:
+        config_from_dict(
+            {"state": {"url": "redis://127.0.0.1/0", "password_env": "STATE_PASSWORD"}}, env={}
+        )
+    assert raised.value.key == "state.password_env"
+    with pytest.raises(ConfigError) as raised:
+        config_from_dict({"state": {"password_env": "STATE_PASSWORD"}}, env={"STATE_PASSWORD": "x"})
+    assert raised.value.key == "state.password_env"
+
+
+def test_cli_refuses_a_bad_state_url_with_exit_2(tmp_path: Path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[state]\nurl = "memcached://127.0.0.1:11211"\n')
+    done = subprocess.run(
+        [sys.executable, "-m", "rypsok", "status", "--config", str(bad)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert "state.url" in done.stderr and "Traceback" not in done.stderr
+    assert done.stdout == ""
+
+
+# TLS and the password
+
+
+@pytest.fixture(scope="module")
+def tls_files(tmp_path_factory) -> dict[str, str]:
+    import trustme
+
+    folder = tmp_path_factory.mktemp("tls")
+    ca, stranger = trustme.CA(), trustme.CA()
+    files = {}
+    for name, cert in (("ip", ca.issue_cert("127.0.0.1")), ("name", ca.issue_cert("redis.test"))):
+        cert.cert_chain_pems[0].write_to_path(folder / f"{name}.pem")
+        cert.private_key_pem.write_to_path(folder / f"{name}.key")
+        files[name] = str(folder / f"{name}.pem")
+        files[f"{name}_key"] = str(folder / f"{name}.key")
+    ca.cert_pem.write_to_path(folder / "ca.pem")
+    stranger.cert_pem.write_to_path(folder / "stranger.pem")
+    return {**files, "ca": str(folder / "ca.pem"), "stranger": str(folder / "stranger.pem")}
+
+
+async def test_rediss_checks_the_certificate_and_the_host_name(engines, tls_files, monkeypatch):
+    plays(engines)
+    with RedisServer(tls=(tls_files["ip"], tls_files["ip_key"])) as server:
+        config = make_config(
+            engines, CODE, cache={"enabled": True}, state={"url": server.url(), "timeout_ms": 100}
+        )
+        assert config.state.url.startswith("rediss://")
+        monkeypatch.setenv("SSL_CERT_FILE", tls_files["ca"])
+        async with Client(config) as a, Client(config) as b:
+            assert await a.state.store_answers()
+            await a.search("over tls", category="code")
+            hit = await b.search("over tls", category="code")
+            assert notices_of(hit, "from_cache") == [("github", None), ("stackexchange", None)]
+            assert a.state.fallbacks == b.state.fallbacks == 0
+        # a certificate from a CA the system does not trust: the store is not used
+        monkeypatch.setenv("SSL_CERT_FILE", tls_files["stranger"])
+        async with Client(config) as stranger:
+            assert not await stranger.state.store_answers()
+            assert (await stranger.search("untrusted", category="code")).outcome == "ok"
+            assert stranger.state.fallbacks > 0
+    # a trusted certificate for another name
+    with RedisServer(tls=(tls_files["name"], tls_files["name_key"])) as server:
+        config = make_config(engines, CODE, state={"url": server.url(), "timeout_ms": 100})
+        monkeypatch.setenv("SSL_CERT_FILE", tls_files["ca"])
+        async with Client(config) as wrong_name:
+            assert not await wrong_name.state.store_answers()
+            assert (await wrong_name.search("wrong name", category="code")).outcome == "ok"
+
+
+async def test_the_password_comes_from_the_named_variable(engines):
+    plays(engines)
+    with RedisServer(password="correct horse battery") as server:
+        state = {"url": server.url(), "password_env": "STATE_PASSWORD", "timeout_ms": 100}
+        right = make_config(
+            engines,
+            CODE,
+            env={"STATE_PASSWORD": "correct horse battery"},
+            cache={"enabled": True},
+            state=state,
+        )
+        wrong = make_config(engines, CODE, env={"STATE_PASSWORD": "wrong"}, state=state)
+        async with Client(right) as a, Client(right) as b, Client(wrong) as refused:
+            assert await a.state.store_answers()
+            await a.search("authenticated", category="code")
+            hit = await b.search("authenticated", category="code")
+            assert notices_of(hit, "from_cache") == [("github", None), ("stackexchange", None)]
+            assert not await refused.state.store_answers()
+            assert (await refused.search("refused", category="code")).outcome == "ok"
+            assert refused.state.fallbacks > 0
+        # the refused replica wrote nothing: only the two good ones' windows are there
+        assert sorted(server.keys("rypsok:window:*")) == [
+            "rypsok:window:engine:github",
+            "rypsok:window:engine:stackexchange",
+            "rypsok:window:tool:web_search",
+        ]
