@@ -570,7 +570,7 @@ class Client:
 
     async def _fetch(self, request: validate.FetchRequest) -> FetchResponse:
         if self._fetcher is None:
-            # web_fetch's imports (lxml, markdownify, protego) are heavy: load them on first use.
+            # web_fetch's imports (lxml, protego) are heavy: load them on first use.
             from rypsok.webfetch.fetcher import Fetcher
 
             self._fetcher = Fetcher(

@@ -91,3 +91,40 @@ def test_the_sanitizer_loads_no_async_machinery():
         cwd=PACKAGE.parent,
     )
     assert out.stdout.strip() == "[]"
+
+
+# The distribution that provides each import name, where the two differ.
+DISTRIBUTION_OF = {
+    "ahocorasick_rs": "ahocorasick-rs",
+    "jwt": "pyjwt",
+    "mcp_types": "mcp-types",
+    "prometheus_client": "prometheus-client",
+}
+
+
+def declared_dependencies() -> set[str]:
+    import re
+    import tomllib
+
+    project = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8"))
+    names = {
+        re.split(r"[<>=!\[; ]", spec, maxsplit=1)[0].lower()
+        for spec in project["project"]["dependencies"]
+    }
+    return names
+
+
+def third_party_imports() -> set[str]:
+    found: set[str] = set()
+    for path in MODULES:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found.update(alias.name.split(".")[0] for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                found.add(node.module.split(".")[0])
+    return {name for name in found if name != "rypsok" and name not in sys.stdlib_module_names}
+
+
+def test_the_dependencies_are_exactly_what_rypsok_imports():
+    imported = {DISTRIBUTION_OF.get(name, name).lower() for name in third_party_imports()}
+    assert imported == declared_dependencies()
