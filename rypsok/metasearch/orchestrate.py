@@ -1,9 +1,9 @@
 """Running engines under the deadline: the only place a search touches the network.
 
-One task group per search inside a cancel scope at the deadline. Each engine
-runs as a child task that reports into a memory channel; the parent collects
-until every engine reported or the deadline passed, then cancels whatever is
-left. Nothing outlives the call.
+One task group per search, wrapped by a cancel scope at the deadline (the trio idiom).
+Each engine runs as a child task that reports into a memory channel; the parent collects
+until every engine reported, or the deadline cancels the collecting and whatever engine
+is left. Nothing outlives the call.
 
 Each engine has its own connection pool (:class:`EnginePools`), sized for every search
 that admission lets in at once, so an engine request never queues behind another.
@@ -203,15 +203,17 @@ async def run_engines(
     runs: dict[str, EngineRun] = {}
     send, receive = anyio.create_memory_object_stream[EngineRun](max(1, len(jobs)))
     spawned_ms = (anyio.current_time() - started) * 1000
-    async with anyio.create_task_group() as group:
-        with anyio.CancelScope(deadline=deadline_at):
+    # The deadline scope wraps the task group: at the deadline every engine task is cancelled
+    # with the collecting loop; before it, the loop ends once every task has reported and
+    # closed its end of the channel, so the group has nothing left to wait for.
+    with anyio.CancelScope(deadline=deadline_at):
+        async with anyio.create_task_group() as group:
             async with send:
                 for job in jobs:
                     group.start_soon(_run_engine, pools, job, started, send.clone())
             async with receive:
                 async for run in receive:
                     runs[run.engine] = run
-        group.cancel_scope.cancel()
     end_ms = (anyio.current_time() - started) * 1000
     for job in jobs:
         if job.config.id not in runs:

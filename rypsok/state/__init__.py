@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
+from rypsok import errors
 from rypsok.config import Config
 from rypsok.engines.base import RawResult
 from rypsok.limits import Clock
@@ -144,6 +145,13 @@ class Store(Protocol):
     async def store_answers(self) -> bool:
         """Whether the store answers now (True in memory): for health checks."""
         ...
+
+
+async def take_windows(store: Store, windows: Windows) -> None:
+    """One event from each per-minute window, or ``unavailable rate_limited`` when one is full."""
+    retry_after_ms = await store.acquire(windows)
+    if retry_after_ms:
+        raise errors.rate_limited(retry_after_ms)
 
 
 def open_store(
