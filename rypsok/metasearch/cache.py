@@ -8,13 +8,13 @@ in-memory cache; with ``[state] url`` the same rules hold in the shared store
 
 from __future__ import annotations
 
-import collections
 import hashlib
 import json
 from dataclasses import astuple, dataclass
 
 from rypsok.engines.base import RawResult
 from rypsok.limits import Clock
+from rypsok.ttl_cache import TtlLruCache
 
 
 @dataclass(frozen=True)
@@ -31,31 +31,9 @@ class CacheKey:
         return hashlib.sha256(text.encode()).hexdigest()
 
 
-class ResultCache:
+class ResultCache(TtlLruCache[CacheKey, tuple[RawResult, ...]]):
     def __init__(self, ttl_s: float, max_entries: int, clock: Clock):
-        self._ttl_s = ttl_s
-        self._max_entries = max_entries
-        self._clock = clock
-        self._entries: collections.OrderedDict[CacheKey, tuple[float, tuple[RawResult, ...]]] = (
-            collections.OrderedDict()
-        )
+        super().__init__(ttl_s, max_entries, clock)
 
-    def __len__(self) -> int:
-        return len(self._entries)
-
-    def get(self, key: CacheKey) -> tuple[RawResult, ...] | None:
-        entry = self._entries.get(key)
-        if entry is None:
-            return None
-        expires, results = entry
-        if self._clock() >= expires:
-            del self._entries[key]
-            return None
-        self._entries.move_to_end(key)
-        return results
-
-    def put(self, key: CacheKey, results: list[RawResult]) -> None:
-        self._entries[key] = (self._clock() + self._ttl_s, tuple(results))
-        self._entries.move_to_end(key)
-        while len(self._entries) > self._max_entries:
-            self._entries.popitem(last=False)
+    def put(self, key: CacheKey, results: list[RawResult]) -> None:  # type: ignore[override]
+        super().put(key, tuple(results))

@@ -6,11 +6,12 @@ the egress policy) and hands the final status and body here.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from protego import Protego
+
+from rypsok.ttl_cache import TtlLruCache
 
 PRODUCT_TOKEN = "rypsok"
 MAX_ROBOTS_BYTES = 512 * 1024
@@ -68,7 +69,7 @@ def rules_for_answer(status: int, body: bytes) -> RobotsRules:
     return DISALLOW_ALL
 
 
-class RobotsCache:
+class RobotsCache(TtlLruCache[Origin, RobotsRules]):
     """Verdicts per origin for ``ttl_s`` seconds of ``clock``, at most ``max_entries`` (LRU)."""
 
     def __init__(
@@ -78,27 +79,4 @@ class RobotsCache:
         ttl_s: float = CACHE_TTL_S,
         max_entries: int = CACHE_ENTRIES,
     ):
-        self._clock = clock
-        self._ttl_s = ttl_s
-        self._max_entries = max_entries
-        self._entries: OrderedDict[Origin, tuple[float, RobotsRules]] = OrderedDict()
-
-    def get(self, origin: Origin) -> RobotsRules | None:
-        entry = self._entries.get(origin)
-        if entry is None:
-            return None
-        expires_at, rules = entry
-        if self._clock() >= expires_at:
-            del self._entries[origin]
-            return None
-        self._entries.move_to_end(origin)
-        return rules
-
-    def put(self, origin: Origin, rules: RobotsRules) -> None:
-        self._entries[origin] = (self._clock() + self._ttl_s, rules)
-        self._entries.move_to_end(origin)
-        while len(self._entries) > self._max_entries:
-            self._entries.popitem(last=False)
-
-    def __len__(self) -> int:
-        return len(self._entries)
+        super().__init__(ttl_s, max_entries, clock)
