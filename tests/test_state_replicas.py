@@ -1,7 +1,10 @@
-"""Two replicas, two ``rypsok serve`` processes on stdio, sharing one real redis-server.
+"""Two replicas, two ``rypsok serve --http`` processes on loopback ports, sharing one
+real redis-server.
 
-Each replica is driven by the mcp SDK's own stdio client (tests/mcp_harness.py) and has
-its own log file; the engines and the page are loopback fakes. What one replica did
+Each replica is driven by the mcp SDK's own Streamable HTTP client (tests/mcp_harness.py)
+and has its own log file; the engines and the page are loopback fakes. Only HTTP: a team
+runs replicas over HTTP, and the stdio transport shares the same state code (running
+both would double this module's time for no new path). What one replica did
 must show on the other: the per-minute limit, an open breaker, the single probe, a
 cache entry, a URL strict mode may read. Killing the store mid-run must leave every
 call answered within its deadline, and restarting it must bring the sharing back.
@@ -35,7 +38,8 @@ SLACK_S = 0.3
 
 @contextlib.asynccontextmanager
 async def replicas(tmp_path: Path, data: dict[str, Any]) -> AsyncIterator[list[ClientSession]]:
-    """Two servers with the same configuration but their own log files, started at once."""
+    """Two HTTP servers with the same configuration but their own log files and ports,
+    started at once."""
     paths = []
     for n in range(2):
         own = copy.deepcopy(data)
@@ -46,7 +50,7 @@ async def replicas(tmp_path: Path, data: dict[str, Any]) -> AsyncIterator[list[C
     finished = anyio.Event()
 
     async def serve(path: Path) -> None:
-        async with session(path) as client:
+        async with session(path, transport="http") as client:
             sessions.append(client)
             if len(sessions) == len(paths):
                 started.set()
