@@ -329,6 +329,31 @@ def _remove(element: etree._Element) -> None:
     parent.remove(element)
 
 
+# A <noscript> holding this much text is the page as a browser without scripts shows it (a
+# forum thread, a post, a listing); a shorter one is a notice ("enable JavaScript") or a
+# tracking pixel. rypsok runs no scripts, so it reads the first kind.
+_NOSCRIPT_CONTENT = 200
+# A <button> holds phrasing content only. One that holds any of these was left open by
+# libxml2, which does not close it at </button> while a <div> inside it is open
+# (<button><div><div></button>), and it swallowed whatever followed: the page's content.
+_NOT_IN_A_BUTTON = (
+    "a", "article", "button", "form", "h1", "h2", "h3", "h4", "h5", "h6", "input", "main", "ol",
+    "p", "section", "table", "ul",
+)  # fmt: skip
+
+
+def _read_without_scripts(body: etree._Element) -> None:
+    """Turn into plain containers the ``<noscript>`` elements that hold content and the
+    ``<button>`` elements that hold what cannot be in a button, so that they are read;
+    the other ones are removed with what a browser does not render."""
+    for element in list(body.iter("noscript", "button")):
+        if element.tag == "noscript":
+            if len(_text_of(element)) >= _NOSCRIPT_CONTENT:
+                element.tag = "div"
+        elif any(True for _ in islice(element.iterdescendants(*_NOT_IN_A_BUTTON), 1)):
+            element.tag = "div"
+
+
 _CHROME_TAGS = frozenset({"nav", "header", "footer", "aside", "menu"})
 _CHROME_ROLES = frozenset(
     {
@@ -355,6 +380,7 @@ def _prune(body: etree._Element, names: _Names, drop_chrome: bool) -> tuple[set,
     (an unclosed ``<header>`` swallows what follows). So does an ``aria-hidden`` one, which
     a browser renders anyway (a page served with a dialog open hides the rest from screen
     readers). The body itself is never hidden: scripts that would reveal it do not run."""
+    _read_without_scripts(body)
     etree.strip_elements(body, *_UNRENDERED_TAGS, with_tail=False)
     hidden = []
     aria_hidden = []
