@@ -51,3 +51,60 @@ def test_content_swallowed_by_a_button_left_open_is_read():
         ),
         chrome=("Main menu", "Insulation", "Copyright", "Contact us"),
     )
+
+
+def test_a_streamed_page_hidden_until_a_script_swaps_it_in_is_read():
+    markdown = markdown_of("streamed-hidden.html")
+    assert_reads(
+        markdown,
+        main=(
+            "A starter is flour and water left to ferment",
+            "## Signs that it is ready",
+            "a spoonful of it floats in water.",
+        ),
+        chrome=("Recipes", "Tools", "All rights reserved"),
+    )
+
+
+def test_content_hidden_until_a_script_shows_it_is_read_and_a_hidden_notice_is_not():
+    markdown = markdown_of("hidden-until-script.html")
+    assert_reads(
+        markdown,
+        main=(
+            "A medium-dark roast of washed Colombian and natural Ethiopian beans.",
+            "Roasted every Monday and Thursday",
+            "- Roast: medium-dark",
+        ),
+        chrome=("confirm your age", "Subscribe and save", "Shipping", "Returns"),
+    )
+
+
+def test_a_header_inside_main_is_that_section_s_header_not_the_page_banner():
+    markdown = markdown_of("header-in-section.html")
+    assert_reads(
+        markdown,
+        main=(
+            "Wind, not rain, breaks most tents.",
+            "## Pitching for the wind",
+            "Silicone-coated fabrics stretch less when wet",
+        ),
+        chrome=("Trail Journal", "Join the newsletter", "Free delivery", "Privacy"),
+    )
+
+
+def test_a_page_of_short_sections_is_read_whole_and_its_menus_are_not():
+    markdown = markdown_of("service-sections.html")
+    assert_reads(
+        markdown,
+        main=(
+            "Warmhouse engineers install, service and repair every kind of home heating",
+            "## What we do",
+            "### Boiler servicing",
+            "A yearly check of the burner, the flue and the safety valves",
+            "### Smart thermostats",
+            "## Questions we are often asked",
+            "### Do you cover weekends?",
+            "routine visits can be booked for Saturdays.",
+        ),
+        chrome=("Areas we cover", "Book a visit", "Privacy policy", "Terms and conditions"),
+    )

@@ -189,17 +189,100 @@ def _content(root: etree._Element, base: str, title: str, drop_chrome: bool) -> 
     chrome it does not (a page of navigation only has no content)."""
     body = _body(root)
     names = _Names()
+    declared_article = _declares_an_article(root)  # before _prune: a <meta> may be in the body
     holders, chrome_removed = _prune(body, names, drop_chrome)
-    main, core = _main_content(body, names, holders)
+    main, core, metrics = _main_content(body, names, holders)
+    named: set[etree._Element] = set()
     dropped: set[etree._Element] = set()
     for element in main:
-        dropped |= _clean_main(element, title, core, names, holders)
+        by_name = _named_boilerplate(element, core, names, holders)
+        named |= by_name
+        dropped |= by_name | _clean_main(element, core, names, holders, by_name)
+    kept = _kept_text(main, dropped, metrics)
+    if main != [body] and kept < _CLEANED_AWAY * _kept_text(main, named, metrics):
+        dropped = named  # the cleaning took most of it: this is not an article to trim
+        kept = _kept_text(main, named, metrics)
+    if _reads_as_a_page(kept, main, metrics, body, declared_article):
+        main, dropped = [body], _page_boilerplate(body, metrics)
+    dropped |= _title_headings(main, title)
     markdown = _render(main, base, title, dropped)
     if drop_chrome and _scant(markdown):
         whole = _render([body], base, title, set())
         if len(whole) > len(markdown):
             markdown = whole
     return markdown, chrome_removed
+
+
+# Readability's conditional cleaning trims an article of its link boxes and image strips;
+# when it takes away more than 40% of the candidate it chose, that is not an article (a
+# service page of short sections, a product page) and only names say what to drop. (When
+# no candidate stands out and the whole body is read, the cleaning is what drops the
+# navigation, and it stays.)
+_CLEANED_AWAY = 0.6
+# The article reading is a page's main content unless it keeps less than this share of the
+# page's text (a listing, a collection, a page of short sections: a text-density reader
+# picks one block of many) ...
+_PAGE_SHARE = 0.15
+_PAGE_SHARE_OF_AN_ARTICLE = 0.05  # ... or less than this when the page says it is an article
+_LONG_READING = 1500  # ... and it holds less text than this ...
+_MORE_UNLINKED = 1.5  # ... and the page has this many times as much text outside links.
+
+
+def _reads_as_a_page(
+    kept: int,
+    main: list[etree._Element],
+    metrics: _Metrics,
+    body: etree._Element,
+    declared_article: bool,
+) -> bool:
+    """Whether the page as a whole (without its chrome) is its main content rather than
+    what the article reading kept. A page whose other text is all links (a short news story
+    among teasers) keeps its article."""
+    if main == [body] or kept >= _LONG_READING:
+        return False
+    share = _PAGE_SHARE_OF_AN_ARTICLE if declared_article else _PAGE_SHARE
+    if kept >= share * metrics.text(body):
+        return False
+    kept_unlinked = kept - sum(metrics.links(element) for element in main)
+    return metrics.text(body) - metrics.links(body) > _MORE_UNLINKED * kept_unlinked
+
+
+def _page_boilerplate(body: etree._Element, metrics: _Metrics) -> set[etree._Element]:
+    """What to drop when the whole page without its chrome is read: menus, the lists of
+    short links (70% or more of their text linked, under 25 characters an item). Names
+    are not used here: on pages that are not articles, most of the text that boilerplate
+    names (comments, headers, widgets) would drop is main content (measured on wcxb-dev)."""
+    dropped: set[etree._Element] = set()
+    for element in body.iter("ul", "ol"):
+        items = sum(1 for child in element if child.tag == "li")
+        if (
+            items
+            and metrics.link_density(element) >= _MENU_LINKS
+            and metrics.text(element) < _MENU_ITEM * items
+        ):
+            dropped.add(element)
+    return dropped
+
+
+_MENU_LINKS = 0.7
+_MENU_ITEM = 25
+
+
+def _declares_an_article(root: etree._Element) -> bool:
+    """Whether the page's Open Graph type is ``article``."""
+    for meta in root.iter("meta"):
+        if (meta.get("property") or meta.get("name") or "").lower() == "og:type":
+            return (meta.get("content") or "").strip().lower() == "article"
+    return False
+
+
+def _kept_text(main: list[etree._Element], dropped: set[etree._Element], metrics: _Metrics) -> int:
+    """Characters of text in ``main`` outside the dropped elements."""
+    kept = sum(metrics.text(element) for element in main)
+    for element in dropped:
+        if not any(ancestor in dropped for ancestor in element.iterancestors()):
+            kept -= metrics.text(element)
+    return kept
 
 
 def _render(
@@ -354,6 +437,19 @@ def _read_without_scripts(body: etree._Element) -> None:
             element.tag = "div"
 
 
+# A hidden element with this much text, found nowhere else on the page, is content that
+# a script shows (a product description behind an age gate, a streamed page, a tab): a
+# hidden copy of what is visible, a closed menu or a dialog's few words are not.
+_SHOWN_BY_SCRIPT = 200
+_SECTIONING = ("article", "aside", "main", "nav", "section")
+
+
+def _in_a_section(element: etree._Element) -> bool:
+    """Whether ``element`` is inside sectioning content or ``<main>``, where a ``<header>``
+    is that section's header, not the page's banner (HTML-AAM)."""
+    return any(True for _ in element.iterancestors(*_SECTIONING))
+
+
 _CHROME_TAGS = frozenset({"nav", "header", "footer", "aside", "menu"})
 _CHROME_ROLES = frozenset(
     {
@@ -399,7 +495,9 @@ def _prune(body: etree._Element, names: _Names, drop_chrome: bool) -> tuple[set,
         if (element.get("aria-hidden") or "").strip().lower() == "true":
             aria_hidden.append(element)
         role = element.get("role")
-        if tag in _CHROME_TAGS or role in _CHROME_ROLES:
+        if (tag in _CHROME_TAGS and not (tag == "header" and _in_a_section(element))) or (
+            role in _CHROME_ROLES
+        ):
             chrome.append(element)
         if (
             tag == "article"
@@ -409,7 +507,14 @@ def _prune(body: etree._Element, names: _Names, drop_chrome: bool) -> tuple[set,
             or names.judge(element).content
         ):
             markers.append(element)
+    page_text = None
     for element in hidden:
+        text = _text_of(element)
+        if len(text) >= _SHOWN_BY_SCRIPT:
+            if page_text is None:
+                page_text = _text_of(body)
+            if page_text.count(text[:100]) < 2:
+                continue  # content that a script would show: nothing else on the page has it
         _remove(element)
     holders: set[etree._Element] = set()
     for element in markers:
@@ -478,6 +583,13 @@ def _any_of(words: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile("|".join(re.escape(word) for word in sorted(words, key=len, reverse=True)))
 
 
+# Names of a part of a page rather than of boilerplate: "section-header" and "card-header"
+# hold a heading and its introduction, and page builders name every block a "widget"
+# (elementor-widget-text-editor). They count against a candidate, but do not on their own
+# drop a block from the chosen content (measured on wcxb-dev: most of the text they dropped
+# was main content).
+_PART_NAMES = ("header", "widget")
+_PART_NAMES_RE = _any_of(_PART_NAMES)
 _POSITIVE_RE = _any_of(_POSITIVE)
 _NEGATIVE_RE = _any_of(_NEGATIVE)
 _UNLIKELY_RE = _any_of(_UNLIKELY)
@@ -491,9 +603,10 @@ class _Judgement(NamedTuple):
     unlikely: bool  # readability's "unlikely candidate" name (comments, sidebars, menus...)
     boilerplate: bool  # named like something to drop inside an article
     content: bool  # named like an article body
+    droppable: bool  # unlikely or boilerplate by a name other than a _PART_NAMES one
 
 
-_NO_NAMES = _Judgement(0, False, False, False)
+_NO_NAMES = _Judgement(0, False, False, False, False)
 
 
 class _Names:
@@ -526,7 +639,14 @@ def _judge_names(class_: str | None, id_: str | None) -> _Judgement:
     content = _CONTENT_RE.search(names) is not None
     unlikely = _UNLIKELY_RE.search(names) is not None and not _MAYBE_RE.search(names)
     boilerplate = not content and _BOILERPLATE_RE.search(names) is not None
-    return _Judgement(weight, unlikely, boilerplate, content)
+    droppable = (unlikely or boilerplate) and not content
+    if droppable and _PART_NAMES_RE.search(names):
+        rest = _PART_NAMES_RE.sub(" ", names)
+        droppable = bool(
+            (_UNLIKELY_RE.search(rest) and not _MAYBE_RE.search(rest))
+            or _BOILERPLATE_RE.search(rest)
+        )
+    return _Judgement(weight, unlikely, boilerplate, content, droppable)
 
 
 # ---------------------------------------------------------------------------- scoring
@@ -748,9 +868,9 @@ _SENTENCE_END = re.compile(r"\.( |$)")
 
 def _main_content(
     body: etree._Element, names: _Names, holders: set
-) -> tuple[list[etree._Element], etree._Element]:
-    """The elements holding the main content, in document order, and the top candidate
-    (the core that cleaning must not remove).
+) -> tuple[list[etree._Element], etree._Element, _Metrics]:
+    """The elements holding the main content, in document order, the top candidate (the
+    core that cleaning must not remove), and the text measures of the page.
 
     Readability's choice: the best-scored candidate, moved up to an ancestor shared by close
     runners-up or scoring higher, then joined by the siblings that score well. Two
@@ -762,14 +882,14 @@ def _main_content(
     if not scores:
         scores = _paragraph_scores(body, metrics, names, skip_unlikely=False)
     if not scores:
-        return [body], body
+        return [body], body, metrics
     core = max(scores, key=scores.__getitem__)
     top = _widen(_promote(core, scores, body), metrics, body)
     while top is not body and top.getparent() is not body and len(top.getparent()) == 1:
         top = top.getparent()
     if top is body:
-        return [body], core
-    return _with_siblings(top, scores[core], scores, metrics, names, body), core
+        return [body], core, metrics
+    return _with_siblings(top, scores[core], scores, metrics, names, body), core, metrics
 
 
 def _promote(
@@ -777,6 +897,8 @@ def _promote(
 ) -> etree._Element:
     """Readability's moves up from the top candidate: to an ancestor of three of the four
     runners-up scoring within 25% of it, else to the first ancestor scoring higher."""
+    if top is body:  # nothing above the body is content
+        return top
     top_score = scores[top]
     ranked = sorted(scores.values(), reverse=True)
     cutoff = ranked[min(4, len(ranked) - 1)]
@@ -977,26 +1099,41 @@ _KEPT_WHATEVER_NAMED = _NEVER_UNLIKELY | {"h1", "h2", "h3", "h4", "h5", "h6", "p
 _CONDITIONAL_TAGS = frozenset({"div", "section", "ul", "ol", "table", "form", "fieldset", "dl"})
 
 
-def _clean_main(
-    main: etree._Element, title: str, core: etree._Element, names: _Names, holders: set
+def _named_boilerplate(
+    main: etree._Element, core: etree._Element, names: _Names, holders: set
 ) -> set[etree._Element]:
-    """The boilerplate inside the main content, to drop: elements named like comments,
-    share bars, related links, captions..., then what readability's conditional cleaning
-    drops by link density and by the ratio of paragraphs to images and list items. The
-    core candidate and its ancestors stay whatever their names.
-
-    Nothing is removed from the tree, so the page can still be rendered whole."""
+    """The elements inside the main content named like boilerplate (comments, share bars,
+    related links, captions...) and the figure captions. The core candidate and its
+    ancestors stay whatever their names, and so does what holds the article."""
     dropped: set[etree._Element] = set(main.iterdescendants("figcaption"))
     protected = {core, *core.iterancestors()}
     for element in main.iterdescendants(etree.Element):
         judgement = names.judge(element)
-        if not (judgement.boilerplate or judgement.unlikely) or judgement.content:
+        if not judgement.droppable:
             continue
         if element in protected or element in holders or element.tag in _KEPT_WHATEVER_NAMED:
             continue
         if not any(True for _ in element.iterancestors("pre", "code")):
             dropped.add(element)
-    stats = _Stats(main, dropped)
+    return dropped
+
+
+def _clean_main(
+    main: etree._Element,
+    core: etree._Element,
+    names: _Names,
+    holders: set,
+    named: set[etree._Element],
+) -> set[etree._Element]:
+    """What readability's conditional cleaning drops inside the main content, besides the
+    ``named`` boilerplate: elements by link density and by the ratio of paragraphs to
+    images and list items, and paragraphs and lists that are mostly links. The core
+    candidate and its ancestors stay.
+
+    Nothing is removed from the tree, so the page can still be rendered whole."""
+    dropped: set[etree._Element] = set()
+    protected = {core, *core.iterancestors()}
+    stats = _Stats(main, named)
     most = stats.get(main, _N_TEXT) / 2
     for element in reversed(list(main.iter(*_CONDITIONAL_TAGS))):
         if element is main or element in protected or element not in stats.counts:
@@ -1009,11 +1146,19 @@ def _clean_main(
         length = stats.get(element, _N_TEXT)
         if length and stats.get(element, _N_LINKS) / length >= 0.7:
             dropped.add(element)
+    return dropped
+
+
+def _title_headings(main: list[etree._Element], title: str) -> set[etree._Element]:
+    """The ``<h1>`` elements that repeat the page title (the headline, which is returned
+    on its own)."""
+    dropped = set()
     title_words = " ".join(title.split())
-    for h1 in main.iter("h1"):
-        text = _text_of(h1)
-        if text and text in title_words and len(text) * 5 >= len(title_words) * 2:
-            dropped.add(h1)  # the headline, which is the title
+    for top in main:
+        for h1 in top.iter("h1"):
+            text = _text_of(h1)
+            if text and text in title_words and len(text) * 5 >= len(title_words) * 2:
+                dropped.add(h1)
     return dropped
 
 
