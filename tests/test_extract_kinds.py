@@ -108,3 +108,18 @@ def test_a_page_of_short_sections_is_read_whole_and_its_menus_are_not():
         ),
         chrome=("Areas we cover", "Book a visit", "Privacy policy", "Terms and conditions"),
     )
+
+
+def test_a_listing_of_cards_is_read_whole_with_each_card_s_link_on_its_heading():
+    markdown = markdown_of("news-listing.html")
+    assert_reads(
+        markdown,
+        main=(
+            "The latest from the valley and the towns around it.",
+            "### [River levels fall after a week of flood warnings](https://example.org/news/0)"
+            "\n\nWater in the lower valley dropped by half a metre overnight",
+            "### [Bus timetable changes from Monday](https://example.org/news/5)",
+            "Evening buses on the hospital route will run every twenty minutes",
+        ),
+        chrome=("Sport", "Weather", "Contact the newsroom", "Advertise with us"),
+    )

@@ -226,6 +226,14 @@ _PAGE_SHARE = 0.15
 _PAGE_SHARE_OF_AN_ARTICLE = 0.05  # ... or less than this when the page says it is an article
 _LONG_READING = 1500  # ... and it holds less text than this ...
 _MORE_UNLINKED = 1.5  # ... and the page has this many times as much text outside links.
+# A page is also read whole when its largest run of similar siblings (cards, rows, posts:
+# at least _LISTING_ITEMS children with the same tag and first class) holds half of its
+# text and twice what the article reading kept, unless the run is a menu (mostly links,
+# and short ones) or the page says it is an article (whose comments are such a run).
+_LISTING_ITEMS = 4
+_LISTING_SHARE = 0.5
+_LISTING_OVER_READING = 2
+_MENU_LINK_TEXT = 25
 
 
 def _reads_as_a_page(
@@ -238,7 +246,14 @@ def _reads_as_a_page(
     """Whether the page as a whole (without its chrome) is its main content rather than
     what the article reading kept. A page whose other text is all links (a short news story
     among teasers) keeps its article."""
-    if main == [body] or kept >= _LONG_READING:
+    if main == [body]:
+        return False
+    page_text = metrics.text(body)
+    if not declared_article and kept * _LISTING_OVER_READING <= page_text * _LISTING_SHARE * 2:
+        listing = _largest_listing(body, metrics)
+        if listing >= _LISTING_SHARE * page_text and listing >= _LISTING_OVER_READING * kept:
+            return True
+    if kept >= _LONG_READING:
         return False
     share = _PAGE_SHARE_OF_AN_ARTICLE if declared_article else _PAGE_SHARE
     if kept >= share * metrics.text(body):
@@ -266,6 +281,31 @@ def _page_boilerplate(body: etree._Element, metrics: _Metrics) -> set[etree._Ele
 
 _MENU_LINKS = 0.7
 _MENU_ITEM = 25
+
+
+def _largest_listing(body: etree._Element, metrics: _Metrics) -> int:
+    """Characters of text in the page's largest run of similar siblings, or 0 when that run
+    is a menu (over 50% of its text linked, in links of under 25 characters on average)."""
+    best_text, best_items = 0, []
+    for parent in body.iter(etree.Element):
+        if len(parent) < _LISTING_ITEMS or metrics.text(parent) <= best_text:
+            continue
+        runs: dict[tuple[str, str], list[etree._Element]] = {}
+        for child in parent:
+            if isinstance(child.tag, str) and metrics.text(child):
+                names = (child.get("class") or "").split()
+                runs.setdefault((child.tag, names[0] if names else ""), []).append(child)
+        for items in runs.values():
+            if len(items) >= _LISTING_ITEMS:
+                text = sum(metrics.text(item) for item in items)
+                if text > best_text:
+                    best_text, best_items = text, items
+    links = sum(metrics.links(item) for item in best_items)
+    if links > 0.5 * best_text:
+        anchors = sum(1 for item in best_items for _ in item.iter("a"))
+        if links < _MENU_LINK_TEXT * anchors:
+            return 0
+    return best_text
 
 
 def _declares_an_article(root: etree._Element) -> bool:
@@ -1248,6 +1288,13 @@ _CONTAINERS = frozenset(
     }
 )
 _PARAGRAPHS = frozenset({"p", "dt", "dd", "figcaption", "summary", "caption", "legend"})
+# Blocks that make a link a card (HTML lets <a> wrap flow content): it is rendered as its
+# blocks, the link on the heading, instead of one line with "###" inside the link text.
+_CARD_BLOCKS = (
+    "h1", "h2", "h3", "h4", "h5", "h6", "p", "div", "ul", "ol", "table", "section", "article",
+    "header", "footer", "blockquote", "dl", "figure",
+)  # fmt: skip
+_HEADING_LINE = re.compile(r"#{1,6} ")
 
 
 def _collapse(text: str) -> str:
@@ -1432,6 +1479,9 @@ class _Renderer:
             writer.block("\n".join("> " + line if line else ">" for line in text.split("\n")))
 
     def _link(self, element: etree._Element, writer: _Writer) -> None:
+        if len(element) and next(element.iterdescendants(*_CARD_BLOCKS), None) is not None:
+            self._card_link(element, writer)
+            return
         text = self._inline(element)
         stripped = text.strip(" ")
         if not stripped:
@@ -1448,6 +1498,31 @@ class _Renderer:
             return
         stripped = stripped.replace("[", "\\[").replace("]", "\\]")
         _wrap(writer, text, f"[{stripped}]({_markdown_url(url)})")
+
+    def _card_link(self, element: etree._Element, writer: _Writer) -> None:
+        """A link around blocks (a card: a heading and a summary) as those blocks, with the
+        link on its heading, else on its first block when that is one line of text."""
+        inner = _Writer()
+        self._children(element, inner)
+        inner.flush()
+        blocks = inner.blocks
+        if not blocks:
+            return
+        url = self.urls.get(element.get("href") or "", "")
+        if url == "":
+            href = element.get("href") or ""
+            url = self.urls[href] = _resolve(self.base, href)
+        if url is not None:
+            index = next((i for i, block in enumerate(blocks) if _HEADING_LINE.match(block)), 0)
+            block = blocks[index]
+            heading = _HEADING_LINE.match(block)
+            prefix = heading.group(0) if heading else ""
+            text = block[len(prefix) :]
+            if "\n" not in text and "](" not in text:
+                text = text.replace("[", "\\[").replace("]", "\\]")
+                blocks[index] = f"{prefix}[{text}]({_markdown_url(url)})"
+        for block in blocks:
+            writer.block(block)
 
     def _emphasis(self, element: etree._Element, writer: _Writer) -> None:
         marker = _EMPHASIS[element.tag]
