@@ -123,3 +123,24 @@ def test_a_listing_of_cards_is_read_whole_with_each_card_s_link_on_its_heading()
         ),
         chrome=("Sport", "Weather", "Contact the newsroom", "Advertise with us"),
     )
+
+
+def test_forum_posts_under_reply_names_are_the_content_and_file_names_are_not_alt_text():
+    markdown = markdown_of("forum-replies.html")
+    assert_reads(
+        markdown,
+        main=(
+            "I repainted the hull of our dinghy last spring with a one-part enamel",
+            "You want a two-part epoxy primer and an antifouling on top of it.",
+            "Epoxy primer rolled on below the waterline",
+            "That explains it. I will strip it back this weekend",
+        ),
+        chrome=(
+            "IMG_4411",
+            "Register",
+            "Maintenance",
+            "Recent topics",
+            "Winter storage",
+            "volunteers",
+        ),
+    )

@@ -919,8 +919,17 @@ def _main_content(
     from a paragraph, which deep layouts and documentation pages defeat)."""
     metrics = _Metrics(body, names, holders)
     scores = _paragraph_scores(body, metrics, names)
-    if not scores:
+    if not scores or metrics.good(body) < _OWN_PARAGRAPHS:
         scores = _paragraph_scores(body, metrics, names, skip_unlikely=False)
+        # The paragraphs are all inside elements named like comments or replies but for a
+        # title or a line (a forum thread, a Q&A page): those elements hold the content,
+        # and cleaning keeps them.
+        unlikely = metrics.unlikely
+        for paragraph, _, _ in metrics.paragraphs:
+            element = paragraph
+            while element is not None and element in unlikely and element not in holders:
+                holders.add(element)
+                element = element.getparent()
     if not scores:
         return [body], body, metrics
     core = max(scores, key=scores.__getitem__)
@@ -930,6 +939,11 @@ def _main_content(
     if top is body:
         return [body], core, metrics
     return _with_siblings(top, scores[core], scores, metrics, names, body), core, metrics
+
+
+# Paragraph text outside comment-like names below which those names are taken to name the
+# page's content (a blog post's own text, however short, is more than a title and a line).
+_OWN_PARAGRAPHS = 150
 
 
 def _promote(
@@ -1295,6 +1309,9 @@ _CARD_BLOCKS = (
     "header", "footer", "blockquote", "dl", "figure",
 )  # fmt: skip
 _HEADING_LINE = re.compile(r"#{1,6} ")
+# An "alternative text" that is an image's file name or address (IMG_3886.jpg, what some
+# upload tools fill in) describes nothing.
+_FILE_NAME = re.compile(r"\.(?:jpe?g|png|gif|webp|avif|svg|bmp|tiff?|heic)$", re.IGNORECASE)
 
 
 def _collapse(text: str) -> str:
@@ -1457,7 +1474,7 @@ class _Renderer:
 
     def _image(self, element: etree._Element, writer: _Writer) -> None:
         alt = " ".join((element.get("alt") or "").split())
-        if alt and alt.casefold() not in self.seen_alt:
+        if alt and alt.casefold() not in self.seen_alt and not _FILE_NAME.search(alt):
             self.seen_alt.add(alt.casefold())
             writer.text(alt)
 
