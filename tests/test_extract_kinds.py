@@ -144,3 +144,19 @@ def test_forum_posts_under_reply_names_are_the_content_and_file_names_are_not_al
             "volunteers",
         ),
     )
+
+
+def test_nested_documentation_sections_are_read_whole_cross_references_and_all():
+    markdown = markdown_of("docs-nested-sections.html")
+    assert_reads(
+        markdown,
+        main=(
+            "tidewatch reads one file, `tidewatch.toml`, from the working directory.",
+            "### Offsets",
+            'id = "harbour-east"',
+            "### Alarms",
+            "## Storage",
+            "[Pruning old readings](https://example.org/prune.html)",
+        ),
+        chrome=("genindex", "previous", "Table of contents", "Quick search", "Copyright"),
+    )

@@ -1189,11 +1189,14 @@ def _clean_main(
     protected = {core, *core.iterancestors()}
     stats = _Stats(main, named)
     most = stats.get(main, _N_TEXT) / 2
+    sections = _section_kinds(core, main)
     for element in reversed(list(main.iter(*_CONDITIONAL_TAGS))):
         if element is main or element in protected or element not in stats.counts:
             continue
         if stats.get(element, _N_TEXT) > most and stats.get(element, _N_LINKS) < most / 5:
             continue  # it holds most of the article
+        if (element.tag, element.get("class")) in sections and _starts_with_a_heading(element):
+            continue  # a section of the document, like the one holding the core
         if _should_drop(element, stats, names):
             dropped.add(element)
     for element in main.iter("p", "ul", "ol"):
@@ -1201,6 +1204,25 @@ def _clean_main(
         if length and stats.get(element, _N_LINKS) / length >= 0.7:
             dropped.add(element)
     return dropped
+
+
+def _section_kinds(core: etree._Element, main: etree._Element) -> set[tuple[str, str | None]]:
+    """The tag and class of the sections that hold the core or are its children
+    (docutils' ``div.section``, ``<section>``): a nested section of the same kind is a part
+    of the same document, however many cross-reference links it holds."""
+    kinds = set()
+    for element in (*core.iterchildren(etree.Element), core, *core.iterancestors()):
+        if element.tag == "section" or (element.tag == "div" and element.get("class")):
+            if _starts_with_a_heading(element):
+                kinds.add((element.tag, element.get("class")))
+        if element is main:
+            break
+    return kinds
+
+
+def _starts_with_a_heading(element: etree._Element) -> bool:
+    first = next(element.iterchildren(etree.Element), None)
+    return first is not None and first.tag in _HEADINGS
 
 
 def _title_headings(main: list[etree._Element], title: str) -> set[etree._Element]:
