@@ -1212,9 +1212,9 @@ def _section_kinds(core: etree._Element, main: etree._Element) -> set[tuple[str,
     of the same document, however many cross-reference links it holds."""
     kinds = set()
     for element in (*core.iterchildren(etree.Element), core, *core.iterancestors()):
-        if element.tag == "section" or (element.tag == "div" and element.get("class")):
-            if _starts_with_a_heading(element):
-                kinds.add((element.tag, element.get("class")))
+        is_section = element.tag == "section" or (element.tag == "div" and element.get("class"))
+        if is_section and _starts_with_a_heading(element):
+            kinds.add((element.tag, element.get("class")))
         if element is main:
             break
     return kinds
