@@ -160,3 +160,16 @@ def test_nested_documentation_sections_are_read_whole_cross_references_and_all()
         ),
         chrome=("genindex", "previous", "Table of contents", "Quick search", "Copyright"),
     )
+
+
+def test_category_text_under_a_footer_like_name_is_read_and_the_page_chrome_is_not():
+    markdown = markdown_of("collection-seo-copy.html")
+    assert_reads(
+        markdown,
+        main=(
+            "## Sneakers made to be worn every day",
+            "stitched to a cupsole rather than glued",
+            "why the fit you find in one style carries over to the rest.",
+        ),
+        chrome=("Free shipping", "Women", "Sale", "Find a store", "since 1932", "Add to bag"),
+    )
