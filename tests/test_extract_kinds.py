@@ -173,3 +173,17 @@ def test_category_text_under_a_footer_like_name_is_read_and_the_page_chrome_is_n
         ),
         chrome=("Free shipping", "Women", "Sale", "Find a store", "since 1932", "Add to bag"),
     )
+
+
+def test_a_product_s_responsive_copy_is_given_once_and_its_specifications_as_a_table():
+    markdown = markdown_of("product-responsive.html")
+    assert_reads(
+        markdown,
+        main=(
+            "A full-length apron cut from heavy, stonewashed European linen",
+            "Two deep front pockets take a phone",
+            "| Material | 100% linen, 280 g/m² |\n| --- | --- |\n| Length | 92 cm |",
+        ),
+        chrome=("Free returns", "Gifts", "Add to cart", "Shipping", "Contact"),
+    )
+    assert markdown.count("A full-length apron") == 1

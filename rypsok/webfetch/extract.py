@@ -205,6 +205,7 @@ def _content(root: etree._Element, base: str, title: str, drop_chrome: bool) -> 
     if _reads_as_a_page(kept, main, metrics, body, declared_article):
         main, dropped = [body], _page_boilerplate(body, metrics)
     dropped |= _title_headings(main, title)
+    dropped |= _repeated_copies(main, metrics, dropped)
     markdown = _render(main, base, title, dropped)
     if drop_chrome and _scant(markdown):
         whole = _render([body], base, title, set())
@@ -1223,6 +1224,57 @@ def _section_kinds(core: etree._Element, main: etree._Element) -> set[tuple[str,
 def _starts_with_a_heading(element: etree._Element) -> bool:
     first = next(element.iterchildren(etree.Element), None)
     return first is not None and first.tag in _HEADINGS
+
+
+def _repeated_copies(
+    main: list[etree._Element], metrics: _Metrics, dropped: set[etree._Element]
+) -> set[etree._Element]:
+    """The blocks whose text repeats, word for word, that of a nearby earlier block (their
+    closest common ancestor at most _COPY_NEAR levels up): responsive layouts put a second
+    copy of a description or of a whole product panel beside the first for small screens,
+    and a stylesheet shows one of the two. Only blocks of _COPY_MIN characters or more
+    count, and text repeated far apart (a parameter described under two API methods, a
+    quoted post) stays."""
+    by_length: dict[int, list[etree._Element]] = {}
+    for top in main:
+        walker = etree.iterwalk(top, events=("start",), tag=_COPY_TAGS)
+        for _, element in walker:
+            if element in dropped:
+                walker.skip_subtree()
+                continue
+            length = metrics.text(element)
+            if length >= _COPY_MIN:
+                by_length.setdefault(length, []).append(element)
+    copies: set[etree._Element] = set()
+    for elements in by_length.values():
+        if len(elements) < 2:
+            continue
+        first_of: dict[str, etree._Element] = {}
+        for element in elements:
+            text = _text_of(element)
+            first = first_of.setdefault(text, element)
+            if first is not element and _near(first, element):
+                copies.add(element)
+    return copies
+
+
+def _near(first: etree._Element, later: etree._Element) -> bool:
+    """Whether neither holds the other and their closest common ancestor is at most
+    _COPY_NEAR levels above each."""
+    above_first = list(islice(first.iterancestors(), _COPY_NEAR))
+    if later in above_first:
+        return False
+    for ancestor in islice(later.iterancestors(), _COPY_NEAR):
+        if ancestor is first:
+            return False
+        if ancestor in above_first:
+            return True
+    return False
+
+
+_COPY_MIN = 200
+_COPY_NEAR = 3
+_COPY_TAGS = ("div", "section", "article", "aside", "ul", "ol", "table", "p", "dl", "form")
 
 
 def _title_headings(main: list[etree._Element], title: str) -> set[etree._Element]:
