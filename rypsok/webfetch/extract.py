@@ -591,7 +591,7 @@ _UNLIKELY = (
     "-ad-", "ai2html", "banner", "breadcrumbs", "combx", "comment", "community", "cover-wrap",
     "disqus", "extra", "footer", "gdpr", "header", "legends", "menu", "related", "remark",
     "replies", "rss", "shoutbox", "sidebar", "skyscraper", "social", "sponsor", "supplemental",
-    "ad-break", "agegate", "pagination", "pager", "popup", "yom-remote",
+    "ad-break", "agegate", "pagination", "pager", "popup", "yom-remote", "consent",
 )  # fmt: skip
 _MAYBE_CANDIDATE = ("and", "article", "body", "column", "content", "main", "mathjax", "shadow")
 _BOILERPLATE = (
