@@ -187,3 +187,12 @@ def test_a_product_s_responsive_copy_is_given_once_and_its_specifications_as_a_t
         chrome=("Free returns", "Gifts", "Add to cart", "Shipping", "Contact"),
     )
     assert markdown.count("A full-length apron") == 1
+
+
+def test_a_consent_dialog_s_prose_is_not_chosen_over_the_page_s_own_listing():
+    markdown = markdown_of("consent-dialog.html")
+    assert_reads(
+        markdown,
+        main=("[Field watch, 38 mm](https://example.org/w/0) £420", "Small seconds, 35 mm"),
+        chrome=("privacy choices", "Strictly necessary", "advertising partners"),
+    )
