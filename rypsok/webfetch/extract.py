@@ -250,17 +250,17 @@ def _reads_as_a_page(
     if main == [body]:
         return False
     page_text = metrics.text(body)
-    if not declared_article and kept * _LISTING_OVER_READING <= page_text * _LISTING_SHARE * 2:
+    if not declared_article and kept * _LISTING_OVER_READING <= page_text:  # else none can
         listing = _largest_listing(body, metrics)
         if listing >= _LISTING_SHARE * page_text and listing >= _LISTING_OVER_READING * kept:
             return True
     if kept >= _LONG_READING:
         return False
     share = _PAGE_SHARE_OF_AN_ARTICLE if declared_article else _PAGE_SHARE
-    if kept >= share * metrics.text(body):
+    if kept >= share * page_text:
         return False
     kept_unlinked = kept - sum(metrics.links(element) for element in main)
-    return metrics.text(body) - metrics.links(body) > _MORE_UNLINKED * kept_unlinked
+    return page_text - metrics.links(body) > _MORE_UNLINKED * kept_unlinked
 
 
 def _page_boilerplate(body: etree._Element, metrics: _Metrics) -> set[etree._Element]:
