@@ -1,17 +1,26 @@
-"""Main-content extraction benchmark: rypsok against trafilatura and readabilipy+markdownify.
+"""Main-content extraction benchmark: rypsok against trafilatura, readability and resiliparse.
 
-Runs the shared scorer (shared/bench/extraction/evaluate.py, the ScrapingHub/Zyte article
-extraction benchmark, 181 pages) once per extractor, each in its own process, one after
-the other, and prints precision, recall, F1 and milliseconds per page side by side. Then
-times rypsok on synthetic pages of about 5 MB.
+Runs the shared scorer (shared/bench/extraction/evaluate.py) once per extractor and data
+set, each run in its own process, one after the other, on two sets:
 
-    python bench/extraction.py                      # all rows, then the big pages
-    python bench/extraction.py --only rypsok --no-big
+- scrapinghub: the ScrapingHub/Zyte article extraction benchmark (181 news and blog pages);
+  rows rypsok, trafilatura (with and without comments) and readabilipy + markdownify.
+- wcxb-dev: 600 pages of the WCXB development split (articles, documentation, services,
+  forums, products, collections, listings); rows rypsok, trafilatura (Markdown, no
+  comments), readability-lxml + markdownify and resiliparse, with F1 per page type, the
+  collapsed pages (F1 under 0.2 on a truth of 50+ shingles), and issue 11's goals checked.
+
+Then it times rypsok on synthetic pages of about 5 MB.
+
+    python bench/extraction.py                      # both sets, then the big pages
+    python bench/extraction.py --set wcxb-dev --no-big
+    python bench/extraction.py --only rypsok trafilatura-nocomments --no-big
     python bench/extraction.py --bench-dir /path/to/shared/bench/extraction
 
 Bench-only dependencies: trafilatura (with lxml_html_clean, which its jusText import
-needs) and readabilipy. readabilipy runs in its pure-Python mode (use_readability=False):
-with Node on PATH its default mode would shell out to Readability.js.
+needs), readabilipy, readability-lxml, markdownify and resiliparse. readabilipy runs in its
+pure-Python mode (use_readability=False): with Node on PATH its default mode would shell
+out to Readability.js.
 """
 
 from __future__ import annotations
@@ -29,6 +38,14 @@ DEFAULT_BENCH_DIR = HERE.parent.parent / "shared" / "bench" / "extraction"
 
 # name -> (--func spec, description)
 EXTRACTORS = {
+    "readability-lxml": (
+        "baselines:readability_lxml_md",
+        "readability-lxml Document.summary() + markdownify (ATX headings)",
+    ),
+    "resiliparse": (
+        "baselines:resiliparse_main",
+        "resiliparse extract_plain_text(main_content=True)",
+    ),
     "rypsok": ("extraction:rypsok_markdown", "rypsok.webfetch.extract.extract_html"),
     "trafilatura": (
         "baselines:trafilatura_markdown",
@@ -45,6 +62,22 @@ EXTRACTORS = {
 }
 
 
+# data set -> (directory relative to the ScrapingHub bench directory, rows)
+SETS = {
+    "scrapinghub": (".", ["rypsok", "trafilatura", "trafilatura-nocomments", "readabilipy"]),
+    "wcxb-dev": (
+        "../wcxb-dev",
+        ["rypsok", "trafilatura-nocomments", "readability-lxml", "resiliparse"],
+    ),
+}
+WCXB_BASELINES = ("trafilatura-nocomments", "readability-lxml", "resiliparse")
+# issue 11's goals on wcxb-dev
+GOAL_F1 = 0.76
+GOAL_COLLAPSED = 25
+GOAL_SPEEDUP = 2.0  # rypsok's median ms/page at most half of trafilatura's
+GOAL_SCRAPINGHUB_F1 = 0.97
+
+
 def rypsok_markdown(html: str, url: str) -> str:
     """The function the scorer calls for the rypsok row."""
     from rypsok.webfetch.extract import extract_html
@@ -52,10 +85,12 @@ def rypsok_markdown(html: str, url: str) -> str:
     return extract_html(html, url).markdown
 
 
-def run_scorer(bench_dir: Path, func: str, name: str, bootstrap: int) -> dict:
+def run_scorer(bench_dir: Path, data: Path, func: str, name: str, bootstrap: int) -> dict:
     command = [
         sys.executable,
         str(bench_dir / "evaluate.py"),
+        "--data",
+        str(data),
         "--func",
         func,
         "--name",
@@ -117,9 +152,70 @@ def time_big_pages(repeat: int) -> None:
         )
 
 
+def print_overall(rows: list[tuple[str, dict]]) -> None:
+    print(
+        f"\n{'extractor':24s} {'precision':>9s} {'recall':>7s} {'F1':>7s} {'± F1':>6s} "
+        f"{'median ms':>9s} {'mean ms':>8s} {'p90 ms':>7s} {'empty':>5s} {'errors':>6s}"
+    )
+    for name, s in rows:
+        mean_ms = s["total_s"] * 1000 / s["pages"]
+        print(
+            f"{name:24s} {s['precision']:9.3f} {s['recall']:7.3f} {s['f1']:7.3f} "
+            f"{s.get('f1_std', 0.0):6.3f} {s['median_ms']:9.1f} {mean_ms:8.1f} "
+            f"{s['p90_ms']:7.1f} {s['empty_outputs']:5d} {s['errors']:6d}"
+        )
+    print(f"({rows[0][1]['pages'] if rows else 0} pages; 4-token shingles, Markdown stripped)")
+
+
+def print_by_type(rows: list[tuple[str, dict]]) -> None:
+    """F1 per page type, overall F1, collapsed pages and median ms/page, one column per
+    extractor, and whether rypsok meets issue 11's goals against the baselines."""
+    summaries = dict(rows)
+    names = [name for name, _ in rows]
+    types = sorted({t for _, s in rows for t in s.get("by_type", {})})
+    width = max(14, *(len(name) for name in names))
+    print("\n" + f"{'page type':14s}" + "".join(f" {name:>{width}s}" for name in names))
+
+    def line(label: str, values: list[str]) -> None:
+        print(f"{label:14s}" + "".join(f" {value:>{width}s}" for value in values))
+
+    for page_type in types:
+        line(page_type, [f"{s['by_type'][page_type]['f1']:.3f}" for _, s in rows])
+    line(f"all {rows[0][1]['pages']}", [f"{s['f1']:.3f}" for _, s in rows])
+    line("collapsed", [str(s["collapsed_pages"]) for _, s in rows])
+    line("median ms", [f"{s['median_ms']:.1f}" for _, s in rows])
+    line("errors", [str(s["errors"]) for _, s in rows])
+    mine = summaries.get("rypsok")
+    baselines = [name for name in WCXB_BASELINES if name in summaries]
+    if mine is None or not baselines:
+        return
+    print("\ngoals (issue 11), rypsok against the best baseline of this run:")
+    for page_type in types:
+        best_name = max(baselines, key=lambda n: summaries[n]["by_type"][page_type]["f1"])
+        best = summaries[best_name]["by_type"][page_type]["f1"]
+        got = mine["by_type"][page_type]["f1"]
+        verdict = "met" if got >= best else f"missed by {best - got:.3f}"
+        print(f"  {page_type:14s} {got:.3f} vs {best:.3f} ({best_name}): {verdict}")
+    verdict = "met" if mine["f1"] >= GOAL_F1 else f"missed by {GOAL_F1 - mine['f1']:.3f}"
+    print(f"  overall F1     {mine['f1']:.3f} vs >= {GOAL_F1}: {verdict}")
+    collapsed = mine["collapsed_pages"]
+    verdict = "met" if collapsed <= GOAL_COLLAPSED else f"missed by {collapsed - GOAL_COLLAPSED}"
+    print(f"  collapsed      {collapsed} vs <= {GOAL_COLLAPSED}: {verdict}")
+    if "trafilatura-nocomments" in summaries:
+        theirs = summaries["trafilatura-nocomments"]["median_ms"]
+        ratio = theirs / mine["median_ms"] if mine["median_ms"] else float("inf")
+        verdict = "met" if ratio >= GOAL_SPEEDUP else "missed"
+        print(
+            f"  median ms/page {mine['median_ms']:.1f} vs trafilatura {theirs:.1f}: "
+            f"{ratio:.1f}x faster (goal {GOAL_SPEEDUP:.0f}x): {verdict}"
+        )
+    print(f"  pages raising  {mine['errors']}: {'met' if not mine['errors'] else 'missed'}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bench-dir", type=Path, default=DEFAULT_BENCH_DIR)
+    parser.add_argument("--set", choices=[*SETS, "both"], default="both", help="data sets")
     parser.add_argument("--only", nargs="*", choices=sorted(EXTRACTORS), help="rows to run")
     parser.add_argument("--bootstrap", type=int, default=1000, help="resamples for the ± column")
     parser.add_argument("--no-big", action="store_true", help="skip the 5 MB page timings")
@@ -131,25 +227,30 @@ def main(argv: list[str] | None = None) -> int:
     if not (args.bench_dir / "evaluate.py").exists():
         raise SystemExit(f"no evaluate.py under {args.bench_dir} (use --bench-dir)")
 
-    rows = []
-    for name in args.only or list(EXTRACTORS):
-        func, description = EXTRACTORS[name]
-        summary = run_scorer(args.bench_dir, func, name, args.bootstrap)
-        rows.append((name, description, summary))
-        print(f"ran {name}: {description}", file=sys.stderr)
-
-    print(
-        f"\n{'extractor':24s} {'precision':>9s} {'recall':>7s} {'F1':>7s} {'± F1':>6s} "
-        f"{'median ms':>9s} {'mean ms':>8s} {'p90 ms':>7s} {'empty':>5s} {'errors':>6s}"
-    )
-    for name, _, s in rows:
-        mean_ms = s["total_s"] * 1000 / s["pages"]
-        print(
-            f"{name:24s} {s['precision']:9.3f} {s['recall']:7.3f} {s['f1']:7.3f} "
-            f"{s.get('f1_std', 0.0):6.3f} {s['median_ms']:9.1f} {mean_ms:8.1f} "
-            f"{s['p90_ms']:7.1f} {s['empty_outputs']:5d} {s['errors']:6d}"
-        )
-    print(f"({rows[0][2]['pages'] if rows else 0} pages; 4-token shingles, Markdown stripped)")
+    for set_name, (relative, names) in SETS.items():
+        if args.set not in ("both", set_name):
+            continue
+        data = (args.bench_dir / relative).resolve()
+        if not (data / "ground-truth").is_dir():
+            print(f"\n{set_name}: no data under {data}, skipped", file=sys.stderr)
+            continue
+        rows = []
+        for name in names:
+            if args.only and name not in args.only:
+                continue
+            func, description = EXTRACTORS[name]
+            rows.append((name, run_scorer(args.bench_dir, data, func, name, args.bootstrap)))
+            print(f"ran {name} on {set_name}: {description}", file=sys.stderr)
+        if not rows:
+            continue
+        print(f"\n== {set_name} ({data})")
+        print_overall(rows)
+        if set_name == "wcxb-dev":
+            print_by_type(rows)
+        elif "rypsok" in dict(rows):
+            f1 = dict(rows)["rypsok"]["f1"]
+            verdict = "met" if f1 >= GOAL_SCRAPINGHUB_F1 else "missed"
+            print(f"goal: rypsok F1 {f1:.3f} vs >= {GOAL_SCRAPINGHUB_F1}: {verdict}")
     if not args.no_big:
         time_big_pages(args.repeat)
     return 0

@@ -320,18 +320,185 @@ def _content(root: etree._Element, base: str, title: str, drop_chrome: bool) -> 
     chrome, a page whose main content is scant gives all it holds if that is more; with its
     chrome it does not (a page of navigation only has no content)."""
     body = _body(root)
-    names = _Names()
+    declared_article = _declares_an_article(root)  # before _prune: a <meta> may be in the body
+    names = _Names(product=not declared_article and _declares_a_product(root))
     holders, chrome_removed = _prune(body, names, drop_chrome)
-    main, core = _main_content(body, names, holders)
+    main, core, metrics = _main_content(body, names, holders)
+    named: set[etree._Element] = set()
     dropped: set[etree._Element] = set()
     for element in main:
-        dropped |= _clean_main(element, title, core, names, holders)
+        by_name = _named_boilerplate(element, core, names, holders)
+        named |= by_name
+        dropped |= by_name | _clean_main(element, core, names, holders, by_name)
+    kept = _kept_text(main, dropped, metrics)
+    if main != [body] and kept < _CLEANED_AWAY * _kept_text(main, named, metrics):
+        dropped = named  # the cleaning took most of it: this is not an article to trim
+        kept = _kept_text(main, named, metrics)
+    if _reads_as_a_page(kept, main, metrics, body, declared_article):
+        main, dropped = [body], _page_boilerplate(body, metrics)
+    dropped |= _title_headings(main, title)
+    dropped |= _repeated_copies(main, metrics, dropped)
     markdown = _render(main, base, title, dropped)
     if drop_chrome and _scant(markdown):
         whole = _render([body], base, title, set())
         if len(whole) > len(markdown):
             markdown = whole
     return markdown, chrome_removed
+
+
+# Readability's conditional cleaning trims an article of its link boxes and image strips;
+# when it takes away more than 40% of the candidate it chose, that is not an article (a
+# service page of short sections, a product page) and only names say what to drop. (When
+# no candidate stands out and the whole body is read, the cleaning is what drops the
+# navigation, and it stays.)
+_CLEANED_AWAY = 0.6
+# The article reading is a page's main content unless it keeps less than this share of the
+# page's text (a listing, a collection, a page of short sections: a text-density reader
+# picks one block of many) ...
+_PAGE_SHARE = 0.15
+_PAGE_SHARE_OF_AN_ARTICLE = 0.05  # ... or less than this when the page says it is an article
+_LONG_READING = 1500  # ... and it holds less text than this ...
+_MORE_UNLINKED = 1.5  # ... and the page has this many times as much text outside links.
+# A page is also read whole when its largest run of similar siblings (cards, rows, posts:
+# at least _LISTING_ITEMS children with the same tag and first class) holds half of its
+# text and twice what the article reading kept, unless the run is a menu (mostly links,
+# and short ones) or the page says it is an article (whose comments are such a run).
+_LISTING_ITEMS = 4
+_LISTING_SHARE = 0.5
+_LISTING_OVER_READING = 2
+_MENU_LINK_TEXT = 25
+
+
+def _reads_as_a_page(
+    kept: int,
+    main: list[etree._Element],
+    metrics: _Metrics,
+    body: etree._Element,
+    declared_article: bool,
+) -> bool:
+    """Whether the page as a whole (without its chrome) is its main content rather than
+    what the article reading kept. A page whose other text is all links (a short news story
+    among teasers) keeps its article."""
+    if main == [body]:
+        return False
+    page_text = metrics.text(body)
+    if not declared_article and kept * _LISTING_OVER_READING <= page_text:  # else none can
+        listing = _largest_listing(body, metrics)
+        if listing >= _LISTING_SHARE * page_text and listing >= _LISTING_OVER_READING * kept:
+            return True
+    if kept >= _LONG_READING:
+        return False
+    share = _PAGE_SHARE_OF_AN_ARTICLE if declared_article else _PAGE_SHARE
+    if kept >= share * page_text:
+        return False
+    kept_unlinked = kept - sum(metrics.links(element) for element in main)
+    return page_text - metrics.links(body) > _MORE_UNLINKED * kept_unlinked
+
+
+def _page_boilerplate(body: etree._Element, metrics: _Metrics) -> set[etree._Element]:
+    """What to drop when the whole page without its chrome is read: menus, the lists of
+    short links (70% or more of their text linked, under 25 characters an item), and what
+    is named like page furniture (_FURNITURE) unless it holds half of the page's text.
+    Other boilerplate names are not used here: on pages that are not articles, most of the
+    text that "comment", "header", "sidebar" or "footer" would drop is main content."""
+    dropped: set[etree._Element] = set()
+    for element in body.iter("ul", "ol"):
+        items = sum(1 for child in element if child.tag == "li")
+        if (
+            items
+            and metrics.link_density(element) >= _MENU_LINKS
+            and metrics.text(element) < _MENU_ITEM * items
+        ):
+            dropped.add(element)
+    page_text = metrics.text(body)
+    for element in body.iter(etree.Element):
+        if (
+            element.tag not in _KEPT_WHATEVER_NAMED
+            and _names_furniture(element)
+            and metrics.text(element) < page_text / 2
+        ):
+            dropped.add(element)
+    return dropped
+
+
+_MENU_LINKS = 0.7
+_MENU_ITEM = 25
+# Names whose elements held under 10% main content on wcxb-dev's 600 pages (consent
+# managers, newsletter sign-ups, pagination, pop-ups, recommendations, sponsored and
+# trending boxes, share bars, breadcrumbs, advertising).
+_FURNITURE = (
+    "consent", "newsletter", "pagination", "pager", "popup", "recommend", "sponsor",
+    "trending", "social", "breadcrumb", "signup", "gdpr", "advert", "outbrain", "taboola",
+)  # fmt: skip
+_FURNITURE_RE = re.compile("|".join(_FURNITURE))
+
+
+def _names_furniture(element: etree._Element) -> bool:
+    class_, id_ = element.get("class"), element.get("id")
+    if class_ is None and id_ is None:
+        return False
+    return _FURNITURE_RE.search(f"{class_ or ''} {id_ or ''}".lower()) is not None
+
+
+def _largest_listing(body: etree._Element, metrics: _Metrics) -> int:
+    """Characters of text in the page's largest run of similar siblings, or 0 when that run
+    is a menu (over 50% of its text linked, in links of under 25 characters on average)."""
+    best_text, best_items = 0, []
+    for parent in body.iter(etree.Element):
+        if len(parent) < _LISTING_ITEMS or metrics.text(parent) <= best_text:
+            continue
+        runs: dict[tuple[str, str], list[etree._Element]] = {}
+        for child in parent:
+            if isinstance(child.tag, str) and metrics.text(child):
+                names = (child.get("class") or "").split()
+                runs.setdefault((child.tag, names[0] if names else ""), []).append(child)
+        for items in runs.values():
+            if len(items) >= _LISTING_ITEMS:
+                text = sum(metrics.text(item) for item in items)
+                if text > best_text:
+                    best_text, best_items = text, items
+    links = sum(metrics.links(item) for item in best_items)
+    if links > 0.5 * best_text:
+        anchors = sum(1 for item in best_items for _ in item.iter("a"))
+        if links < _MENU_LINK_TEXT * anchors:
+            return 0
+    return best_text
+
+
+_PRODUCT_LD = re.compile(r'"@type"\s*:\s*\[?\s*"Product(?:Group)?"')
+# On a page that says it sells a product, its reviews are its comments.
+_REVIEWS_RE = re.compile("review")
+
+
+def _declares_a_product(root: etree._Element) -> bool:
+    """Whether the page's Open Graph type is a product, or its JSON-LD describes one."""
+    for meta in root.iter("meta"):
+        if (meta.get("property") or meta.get("name") or "").lower() == "og:type":
+            if (meta.get("content") or "").strip().lower().startswith("product"):
+                return True
+            break
+    for script in root.iter("script"):
+        is_json_ld = (script.get("type") or "").lower() == "application/ld+json"
+        if is_json_ld and script.text and _PRODUCT_LD.search(script.text):
+            return True
+    return False
+
+
+def _declares_an_article(root: etree._Element) -> bool:
+    """Whether the page's Open Graph type is ``article``."""
+    for meta in root.iter("meta"):
+        if (meta.get("property") or meta.get("name") or "").lower() == "og:type":
+            return (meta.get("content") or "").strip().lower() == "article"
+    return False
+
+
+def _kept_text(main: list[etree._Element], dropped: set[etree._Element], metrics: _Metrics) -> int:
+    """Characters of text in ``main`` outside the dropped elements."""
+    kept = sum(metrics.text(element) for element in main)
+    for element in dropped:
+        if not any(ancestor in dropped for ancestor in element.iterancestors()):
+            kept -= metrics.text(element)
+    return kept
 
 
 def _render(
@@ -461,6 +628,44 @@ def _remove(element: etree._Element) -> None:
     parent.remove(element)
 
 
+# A <noscript> holding this much text is the page as a browser without scripts shows it (a
+# forum thread, a post, a listing); a shorter one is a notice ("enable JavaScript") or a
+# tracking pixel. rypsok runs no scripts, so it reads the first kind.
+_NOSCRIPT_CONTENT = 200
+# A <button> holds phrasing content only. One that holds any of these was left open by
+# libxml2, which does not close it at </button> while a <div> inside it is open
+# (<button><div><div></button>), and it swallowed whatever followed: the page's content.
+_NOT_IN_A_BUTTON = (
+    "a", "article", "button", "form", "h1", "h2", "h3", "h4", "h5", "h6", "input", "main", "ol",
+    "p", "section", "table", "ul",
+)  # fmt: skip
+
+
+def _read_without_scripts(body: etree._Element) -> None:
+    """Turn into plain containers the ``<noscript>`` elements that hold content and the
+    ``<button>`` elements that hold what cannot be in a button, so that they are read;
+    the other ones are removed with what a browser does not render."""
+    for element in list(body.iter("noscript", "button")):
+        if element.tag == "noscript":
+            if len(_text_of(element)) >= _NOSCRIPT_CONTENT:
+                element.tag = "div"
+        elif any(True for _ in islice(element.iterdescendants(*_NOT_IN_A_BUTTON), 1)):
+            element.tag = "div"
+
+
+# A hidden element with this much text, found nowhere else on the page, is content that
+# a script shows (a product description behind an age gate, a streamed page, a tab): a
+# hidden copy of what is visible, a closed menu or a dialog's few words are not.
+_SHOWN_BY_SCRIPT = 200
+_SECTIONING = ("article", "aside", "main", "nav", "section")
+
+
+def _in_a_section(element: etree._Element) -> bool:
+    """Whether ``element`` is inside sectioning content or ``<main>``, where a ``<header>``
+    is that section's header, not the page's banner (HTML-AAM)."""
+    return any(True for _ in element.iterancestors(*_SECTIONING))
+
+
 _CHROME_TAGS = frozenset({"nav", "header", "footer", "aside", "menu"})
 _CHROME_ROLES = frozenset(
     {
@@ -487,6 +692,7 @@ def _prune(body: etree._Element, names: _Names, drop_chrome: bool) -> tuple[set,
     (an unclosed ``<header>`` swallows what follows). So does an ``aria-hidden`` one, which
     a browser renders anyway (a page served with a dialog open hides the rest from screen
     readers). The body itself is never hidden: scripts that would reveal it do not run."""
+    _read_without_scripts(body)
     etree.strip_elements(body, *_UNRENDERED_TAGS, with_tail=False)
     hidden = []
     aria_hidden = []
@@ -505,7 +711,9 @@ def _prune(body: etree._Element, names: _Names, drop_chrome: bool) -> tuple[set,
         if (element.get("aria-hidden") or "").strip().lower() == "true":
             aria_hidden.append(element)
         role = element.get("role")
-        if tag in _CHROME_TAGS or role in _CHROME_ROLES:
+        if (tag in _CHROME_TAGS and not (tag == "header" and _in_a_section(element))) or (
+            role in _CHROME_ROLES
+        ):
             chrome.append(element)
         if (
             tag == "article"
@@ -515,7 +723,14 @@ def _prune(body: etree._Element, names: _Names, drop_chrome: bool) -> tuple[set,
             or names.judge(element).content
         ):
             markers.append(element)
+    page_text = None
     for element in hidden:
+        text = _text_of(element)
+        if len(text) >= _SHOWN_BY_SCRIPT:
+            if page_text is None:
+                page_text = _text_of(body)
+            if page_text.count(text[:100]) < 2:
+                continue  # content that a script would show: nothing else on the page has it
         _remove(element)
     holders: set[etree._Element] = set()
     for element in markers:
@@ -551,7 +766,7 @@ _UNLIKELY = (
     "-ad-", "ai2html", "banner", "breadcrumbs", "combx", "comment", "community", "cover-wrap",
     "disqus", "extra", "footer", "gdpr", "header", "legends", "menu", "related", "remark",
     "replies", "rss", "shoutbox", "sidebar", "skyscraper", "social", "sponsor", "supplemental",
-    "ad-break", "agegate", "pagination", "pager", "popup", "yom-remote",
+    "ad-break", "agegate", "pagination", "pager", "popup", "yom-remote", "consent",
 )  # fmt: skip
 _MAYBE_CANDIDATE = ("and", "article", "body", "column", "content", "main", "mathjax", "shadow")
 _BOILERPLATE = (
@@ -584,6 +799,13 @@ def _any_of(words: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile("|".join(re.escape(word) for word in sorted(words, key=len, reverse=True)))
 
 
+# Names of a part of a page rather than of boilerplate: "section-header" and "card-header"
+# hold a heading and its introduction, and page builders name every block a "widget"
+# (elementor-widget-text-editor). They count against a candidate, but do not on their own
+# drop a block from the chosen content (measured on wcxb-dev: most of the text they dropped
+# was main content).
+_PART_NAMES = ("header", "widget")
+_PART_NAMES_RE = _any_of(_PART_NAMES)
 _POSITIVE_RE = _any_of(_POSITIVE)
 _NEGATIVE_RE = _any_of(_NEGATIVE)
 _UNLIKELY_RE = _any_of(_UNLIKELY)
@@ -597,18 +819,23 @@ class _Judgement(NamedTuple):
     unlikely: bool  # readability's "unlikely candidate" name (comments, sidebars, menus...)
     boilerplate: bool  # named like something to drop inside an article
     content: bool  # named like an article body
+    droppable: bool  # unlikely or boilerplate by a name other than a _PART_NAMES one
 
 
-_NO_NAMES = _Judgement(0, False, False, False)
+_NO_NAMES = _Judgement(0, False, False, False, False)
 
 
 class _Names:
-    """What an element's class and id say, memoised for one page (pages repeat them)."""
+    """What an element's class and id say, memoised for one page (pages repeat them). On a
+    page that declares a product (and not an article), "review" names boilerplate too: a
+    shop's reviews are its comments (on wcxb-dev's product pages, 9% of the text under
+    "reviews" names was main content; on articles, which review things, 88%)."""
 
-    __slots__ = ("_cache",)
+    __slots__ = ("_cache", "_product")
 
-    def __init__(self) -> None:
+    def __init__(self, product: bool = False) -> None:
         self._cache: dict[tuple[str | None, str | None], _Judgement] = {}
+        self._product = product
 
     def judge(self, element: etree._Element) -> _Judgement:
         key = (element.get("class"), element.get("id"))
@@ -616,7 +843,15 @@ class _Names:
             return _NO_NAMES
         found = self._cache.get(key)
         if found is None:
-            found = self._cache[key] = _judge_names(*key)
+            found = _judge_names(*key)
+            if (
+                self._product
+                and not found.droppable
+                and not found.content
+                and _REVIEWS_RE.search(f"{key[0] or ''} {key[1] or ''}".lower())
+            ):
+                found = found._replace(boilerplate=True, droppable=True)
+            self._cache[key] = found
         return found
 
 
@@ -632,7 +867,14 @@ def _judge_names(class_: str | None, id_: str | None) -> _Judgement:
     content = _CONTENT_RE.search(names) is not None
     unlikely = _UNLIKELY_RE.search(names) is not None and not _MAYBE_RE.search(names)
     boilerplate = not content and _BOILERPLATE_RE.search(names) is not None
-    return _Judgement(weight, unlikely, boilerplate, content)
+    droppable = (unlikely or boilerplate) and not content
+    if droppable and _PART_NAMES_RE.search(names):
+        rest = _PART_NAMES_RE.sub(" ", names)
+        droppable = bool(
+            (_UNLIKELY_RE.search(rest) and not _MAYBE_RE.search(rest))
+            or _BOILERPLATE_RE.search(rest)
+        )
+    return _Judgement(weight, unlikely, boilerplate, content, droppable)
 
 
 # ---------------------------------------------------------------------------- scoring
@@ -813,7 +1055,10 @@ _SHORT = 500
 
 
 def _paragraph_scores(
-    body: etree._Element, metrics: _Metrics, names: _Names, skip_unlikely: bool = True
+    body: etree._Element,
+    metrics: _Metrics,
+    names: _Names,
+    skip: set[etree._Element] | None = None,
 ) -> dict[etree._Element, float]:
     """Readability's scores: each paragraph of 25+ characters adds 1 + commas + length/100
     (at most 3) to its container, half to the next ancestor, less further up; a container
@@ -821,10 +1066,11 @@ def _paragraph_scores(
 
     A paragraph is the text of a block element outside its nested blocks, so text written
     straight into a ``<div>`` between ``<br>`` counts as readability's wrapped paragraphs do.
+    Paragraphs in ``skip`` (by default, the unlikely elements) are not scored.
     """
     scores: dict[etree._Element, float] = {}
     has_block = metrics.has_block
-    unlikely = metrics.unlikely if skip_unlikely else ()
+    unlikely = metrics.unlikely if skip is None else skip
     for element, length, commas in metrics.paragraphs:
         if element in unlikely:
             continue
@@ -854,9 +1100,9 @@ _SENTENCE_END = re.compile(r"\.( |$)")
 
 def _main_content(
     body: etree._Element, names: _Names, holders: set
-) -> tuple[list[etree._Element], etree._Element]:
-    """The elements holding the main content, in document order, and the top candidate
-    (the core that cleaning must not remove).
+) -> tuple[list[etree._Element], etree._Element, _Metrics]:
+    """The elements holding the main content, in document order, the top candidate (the
+    core that cleaning must not remove), and the text measures of the page.
 
     Readability's choice: the best-scored candidate, moved up to an ancestor shared by close
     runners-up or scoring higher, then joined by the siblings that score well. Two
@@ -865,17 +1111,40 @@ def _main_content(
     from a paragraph, which deep layouts and documentation pages defeat)."""
     metrics = _Metrics(body, names, holders)
     scores = _paragraph_scores(body, metrics, names)
+    if not scores or metrics.good(body) < _OWN_PARAGRAPHS:
+        # The paragraphs are all inside unlikely elements but for a title or a line (a
+        # forum thread under comment-like names, a Q&A page): those elements hold the
+        # content, and cleaning keeps them; page furniture (a consent dialog) does not.
+        furniture: set[etree._Element] = set()
+        for element in body.iter(etree.Element):
+            if element not in furniture and _names_furniture(element):
+                furniture.update(element.iter(etree.Element))
+        scores = _paragraph_scores(body, metrics, names, skip=furniture)
+        unlikely = metrics.unlikely
+        for paragraph, _, _ in metrics.paragraphs:
+            element = paragraph
+            while (
+                element is not None
+                and element in unlikely
+                and element not in holders
+                and element not in furniture
+            ):
+                holders.add(element)
+                element = element.getparent()
     if not scores:
-        scores = _paragraph_scores(body, metrics, names, skip_unlikely=False)
-    if not scores:
-        return [body], body
+        return [body], body, metrics
     core = max(scores, key=scores.__getitem__)
     top = _widen(_promote(core, scores, body), metrics, body)
     while top is not body and top.getparent() is not body and len(top.getparent()) == 1:
         top = top.getparent()
     if top is body:
-        return [body], core
-    return _with_siblings(top, scores[core], scores, metrics, names, body), core
+        return [body], core, metrics
+    return _with_siblings(top, scores[core], scores, metrics, names, body), core, metrics
+
+
+# Paragraph text outside comment-like names below which those names are taken to name the
+# page's content (a blog post's own text, however short, is more than a title and a line).
+_OWN_PARAGRAPHS = 150
 
 
 def _promote(
@@ -1088,43 +1357,139 @@ _KEPT_WHATEVER_NAMED = _NEVER_UNLIKELY | {"h1", "h2", "h3", "h4", "h5", "h6", "p
 _CONDITIONAL_TAGS = frozenset({"div", "section", "ul", "ol", "table", "form", "fieldset", "dl"})
 
 
-def _clean_main(
-    main: etree._Element, title: str, core: etree._Element, names: _Names, holders: set
+def _named_boilerplate(
+    main: etree._Element, core: etree._Element, names: _Names, holders: set
 ) -> set[etree._Element]:
-    """The boilerplate inside the main content, to drop: elements named like comments,
-    share bars, related links, captions..., then what readability's conditional cleaning
-    drops by link density and by the ratio of paragraphs to images and list items. The
-    core candidate and its ancestors stay whatever their names.
-
-    Nothing is removed from the tree, so the page can still be rendered whole."""
+    """The elements inside the main content named like boilerplate (comments, share bars,
+    related links, captions...) and the figure captions. The core candidate and its
+    ancestors stay whatever their names, and so does what holds the article."""
     dropped: set[etree._Element] = set(main.iterdescendants("figcaption"))
     protected = {core, *core.iterancestors()}
     for element in main.iterdescendants(etree.Element):
         judgement = names.judge(element)
-        if not (judgement.boilerplate or judgement.unlikely) or judgement.content:
+        if not judgement.droppable:
             continue
         if element in protected or element in holders or element.tag in _KEPT_WHATEVER_NAMED:
             continue
         if not any(True for _ in element.iterancestors("pre", "code")):
             dropped.add(element)
-    stats = _Stats(main, dropped)
+    return dropped
+
+
+def _clean_main(
+    main: etree._Element,
+    core: etree._Element,
+    names: _Names,
+    holders: set,
+    named: set[etree._Element],
+) -> set[etree._Element]:
+    """What readability's conditional cleaning drops inside the main content, besides the
+    ``named`` boilerplate: elements by link density and by the ratio of paragraphs to
+    images and list items, and paragraphs and lists that are mostly links. The core
+    candidate and its ancestors stay.
+
+    Nothing is removed from the tree, so the page can still be rendered whole."""
+    dropped: set[etree._Element] = set()
+    protected = {core, *core.iterancestors()}
+    stats = _Stats(main, named)
     most = stats.get(main, _N_TEXT) / 2
+    sections = _section_kinds(core, main)
     for element in reversed(list(main.iter(*_CONDITIONAL_TAGS))):
         if element is main or element in protected or element not in stats.counts:
             continue
         if stats.get(element, _N_TEXT) > most and stats.get(element, _N_LINKS) < most / 5:
             continue  # it holds most of the article
+        if (element.tag, element.get("class")) in sections and _starts_with_a_heading(element):
+            continue  # a section of the document, like the one holding the core
         if _should_drop(element, stats, names):
             dropped.add(element)
     for element in main.iter("p", "ul", "ol"):
         length = stats.get(element, _N_TEXT)
         if length and stats.get(element, _N_LINKS) / length >= 0.7:
             dropped.add(element)
+    return dropped
+
+
+def _section_kinds(core: etree._Element, main: etree._Element) -> set[tuple[str, str | None]]:
+    """The tag and class of the sections that hold the core or are its children
+    (docutils' ``div.section``, ``<section>``): a nested section of the same kind is a part
+    of the same document, however many cross-reference links it holds."""
+    kinds = set()
+    for element in (*core.iterchildren(etree.Element), core, *core.iterancestors()):
+        is_section = element.tag == "section" or (element.tag == "div" and element.get("class"))
+        if is_section and _starts_with_a_heading(element):
+            kinds.add((element.tag, element.get("class")))
+        if element is main:
+            break
+    return kinds
+
+
+def _starts_with_a_heading(element: etree._Element) -> bool:
+    first = next(element.iterchildren(etree.Element), None)
+    return first is not None and first.tag in _HEADINGS
+
+
+def _repeated_copies(
+    main: list[etree._Element], metrics: _Metrics, dropped: set[etree._Element]
+) -> set[etree._Element]:
+    """The blocks whose text repeats, word for word, that of a nearby earlier block (their
+    closest common ancestor at most _COPY_NEAR levels up): responsive layouts put a second
+    copy of a description or of a whole product panel beside the first for small screens,
+    and a stylesheet shows one of the two. Only blocks of _COPY_MIN characters or more
+    count, and text repeated far apart (a parameter described under two API methods, a
+    quoted post) stays."""
+    by_length: dict[int, list[etree._Element]] = {}
+    for top in main:
+        walker = etree.iterwalk(top, events=("start",), tag=_COPY_TAGS)
+        for _, element in walker:
+            if element in dropped:
+                walker.skip_subtree()
+                continue
+            length = metrics.text(element)
+            if length >= _COPY_MIN:
+                by_length.setdefault(length, []).append(element)
+    copies: set[etree._Element] = set()
+    for elements in by_length.values():
+        if len(elements) < 2:
+            continue
+        first_of: dict[str, etree._Element] = {}
+        for element in elements:
+            text = _text_of(element)
+            first = first_of.setdefault(text, element)
+            if first is not element and _near(first, element):
+                copies.add(element)
+    return copies
+
+
+def _near(first: etree._Element, later: etree._Element) -> bool:
+    """Whether neither holds the other and their closest common ancestor is at most
+    _COPY_NEAR levels above each."""
+    above_first = list(islice(first.iterancestors(), _COPY_NEAR))
+    if later in above_first:
+        return False
+    for ancestor in islice(later.iterancestors(), _COPY_NEAR):
+        if ancestor is first:
+            return False
+        if ancestor in above_first:
+            return True
+    return False
+
+
+_COPY_MIN = 200
+_COPY_NEAR = 3
+_COPY_TAGS = ("div", "section", "article", "aside", "ul", "ol", "table", "p", "dl", "form")
+
+
+def _title_headings(main: list[etree._Element], title: str) -> set[etree._Element]:
+    """The ``<h1>`` elements that repeat the page title (the headline, which is returned
+    on its own)."""
+    dropped = set()
     title_words = " ".join(title.split())
-    for h1 in main.iter("h1"):
-        text = _text_of(h1)
-        if text and text in title_words and len(text) * 5 >= len(title_words) * 2:
-            dropped.add(h1)  # the headline, which is the title
+    for top in main:
+        for h1 in top.iter("h1"):
+            text = _text_of(h1)
+            if text and text in title_words and len(text) * 5 >= len(title_words) * 2:
+                dropped.add(h1)
     return dropped
 
 
@@ -1229,6 +1594,16 @@ _CONTAINERS = frozenset(
     }
 )
 _PARAGRAPHS = frozenset({"p", "dt", "dd", "figcaption", "summary", "caption", "legend"})
+# Blocks that make a link a card (HTML lets <a> wrap flow content): it is rendered as its
+# blocks, the link on the heading, instead of one line with "###" inside the link text.
+_CARD_BLOCKS = (
+    "h1", "h2", "h3", "h4", "h5", "h6", "p", "div", "ul", "ol", "table", "section", "article",
+    "header", "footer", "blockquote", "dl", "figure",
+)  # fmt: skip
+_HEADING_LINE = re.compile(r"#{1,6} ")
+# An "alternative text" that is an image's file name or address (IMG_3886.jpg, what some
+# upload tools fill in) describes nothing.
+_FILE_NAME = re.compile(r"\.(?:jpe?g|png|gif|webp|avif|svg|bmp|tiff?|heic)$", re.IGNORECASE)
 
 
 def _collapse(text: str) -> str:
@@ -1402,7 +1777,7 @@ class _Renderer:
 
     def _image(self, element: etree._Element, writer: _Writer) -> None:
         alt = " ".join((element.get("alt") or "").split())
-        if alt and alt.casefold() not in self.seen_alt:
+        if alt and alt.casefold() not in self.seen_alt and not _FILE_NAME.search(alt):
             self.seen_alt.add(alt.casefold())
             writer.text(alt)
 
@@ -1424,6 +1799,9 @@ class _Renderer:
             writer.block("\n".join("> " + line if line else ">" for line in text.split("\n")))
 
     def _link(self, element: etree._Element, writer: _Writer) -> None:
+        if len(element) and next(element.iterdescendants(*_CARD_BLOCKS), None) is not None:
+            self._card_link(element, writer)
+            return
         text = self._inline(element)
         stripped = text.strip(" ")
         if not stripped:
@@ -1442,6 +1820,31 @@ class _Renderer:
         if not text.startswith(" ") and writer.parts and writer.parts[-1].endswith("!"):
             writer.parts[-1] = writer.parts[-1][:-1] + "\\!"  # "![" would make an image
         _wrap(writer, text, f"[{stripped}]({url})")
+
+    def _card_link(self, element: etree._Element, writer: _Writer) -> None:
+        """A link around blocks (a card: a heading and a summary) as those blocks, with the
+        link on its heading, else on its first block when that is one line of text."""
+        inner = _Writer()
+        self._children(element, inner)
+        inner.flush()
+        blocks = inner.blocks
+        if not blocks:
+            return
+        url = self.urls.get(element.get("href") or "", "")
+        if url == "":
+            href = element.get("href") or ""
+            url = self.urls[href] = _resolve(self.base, href)
+        if url is not None:
+            index = next((i for i, block in enumerate(blocks) if _HEADING_LINE.match(block)), 0)
+            block = blocks[index]
+            heading = _HEADING_LINE.match(block)
+            prefix = heading.group(0) if heading else ""
+            text = block[len(prefix) :]
+            if "\n" not in text and "](" not in text:
+                text = text.replace("[", "\\[").replace("]", "\\]")
+                blocks[index] = f"{prefix}[{text}]({_markdown_url(url)})"
+        for block in blocks:
+            writer.block(block)
 
     def _emphasis(self, element: etree._Element, writer: _Writer) -> None:
         marker = _EMPHASIS[element.tag]

@@ -1,0 +1,207 @@
+"""Main content of pages that are not news articles (issue 11: forums, documentation,
+listings, collections, products, services). Each page in tests/fixtures/pages/ was written
+for this project and shows one way the main content has been lost; each test asserts that
+the main text is in the Markdown and that the page's chrome is not (tools.md, web_fetch:
+"content is the main content of the page as Markdown: navigation, headers, footers,
+sidebars, scripts, styles, comments and anything a browser would not render are
+excluded")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rypsok.webfetch.extract import extract_html
+
+PAGES = Path(__file__).parent / "fixtures" / "pages"
+BASE = "https://example.org/page"
+
+
+def markdown_of(name: str) -> str:
+    return extract_html((PAGES / name).read_text(encoding="utf-8"), BASE).markdown
+
+
+def assert_reads(markdown: str, main: tuple[str, ...], chrome: tuple[str, ...]) -> None:
+    for text in main:
+        assert text in markdown, text
+    for text in chrome:
+        assert text not in markdown, text
+
+
+def test_a_thread_served_in_noscript_is_read_and_the_notice_is_not():
+    markdown = markdown_of("forum-in-noscript.html")
+    assert_reads(
+        markdown,
+        main=(
+            "Our water is very hard, and the kettle grows a white crust",
+            "Citric acid at the usual strength will not hurt a stainless element",
+            "Thank you, that settles it.",
+        ),
+        chrome=("enable JavaScript", "Log In", "Privacy Policy", "Related topics"),
+    )
+
+
+def test_content_swallowed_by_a_button_left_open_is_read():
+    markdown = markdown_of("button-left-open.html")
+    assert_reads(
+        markdown,
+        main=(
+            "A heat pump moves heat instead of making it.",
+            "## Why it uses less energy",
+            "On very cold days there is less heat in the outside air",
+        ),
+        chrome=("Main menu", "Insulation", "Copyright", "Contact us"),
+    )
+
+
+def test_a_streamed_page_hidden_until_a_script_swaps_it_in_is_read():
+    markdown = markdown_of("streamed-hidden.html")
+    assert_reads(
+        markdown,
+        main=(
+            "A starter is flour and water left to ferment",
+            "## Signs that it is ready",
+            "a spoonful of it floats in water.",
+        ),
+        chrome=("Recipes", "Tools", "All rights reserved"),
+    )
+
+
+def test_content_hidden_until_a_script_shows_it_is_read_and_a_hidden_notice_is_not():
+    markdown = markdown_of("hidden-until-script.html")
+    assert_reads(
+        markdown,
+        main=(
+            "A medium-dark roast of washed Colombian and natural Ethiopian beans.",
+            "Roasted every Monday and Thursday",
+            "- Roast: medium-dark",
+        ),
+        chrome=("confirm your age", "Subscribe and save", "Shipping", "Returns"),
+    )
+
+
+def test_a_header_inside_main_is_that_section_s_header_not_the_page_banner():
+    markdown = markdown_of("header-in-section.html")
+    assert_reads(
+        markdown,
+        main=(
+            "Wind, not rain, breaks most tents.",
+            "## Pitching for the wind",
+            "Silicone-coated fabrics stretch less when wet",
+        ),
+        chrome=("Trail Journal", "Join the newsletter", "Free delivery", "Privacy"),
+    )
+
+
+def test_a_page_of_short_sections_is_read_whole_and_its_menus_are_not():
+    markdown = markdown_of("service-sections.html")
+    assert_reads(
+        markdown,
+        main=(
+            "Warmhouse engineers install, service and repair every kind of home heating",
+            "## What we do",
+            "### Boiler servicing",
+            "A yearly check of the burner, the flue and the safety valves",
+            "### Smart thermostats",
+            "## Questions we are often asked",
+            "### Do you cover weekends?",
+            "routine visits can be booked for Saturdays.",
+        ),
+        chrome=("Areas we cover", "Book a visit", "Privacy policy", "Terms and conditions"),
+    )
+
+
+def test_a_listing_of_cards_is_read_whole_with_each_card_s_link_on_its_heading():
+    markdown = markdown_of("news-listing.html")
+    assert_reads(
+        markdown,
+        main=(
+            "The latest from the valley and the towns around it.",
+            "### [River levels fall after a week of flood warnings](https://example.org/news/0)"
+            "\n\nWater in the lower valley dropped by half a metre overnight",
+            "### [Bus timetable changes from Monday](https://example.org/news/5)",
+            "Evening buses on the hospital route will run every twenty minutes",
+        ),
+        chrome=("Sport", "Weather", "Contact the newsroom", "Advertise with us"),
+    )
+
+
+def test_forum_posts_under_reply_names_are_the_content_and_file_names_are_not_alt_text():
+    markdown = markdown_of("forum-replies.html")
+    assert_reads(
+        markdown,
+        main=(
+            "I repainted the hull of our dinghy last spring with a one-part enamel",
+            "You want a two-part epoxy primer and an antifouling on top of it.",
+            "Epoxy primer rolled on below the waterline",
+            "That explains it. I will strip it back this weekend",
+        ),
+        chrome=(
+            "IMG_4411",
+            "Register",
+            "Maintenance",
+            "Recent topics",
+            "Winter storage",
+            "volunteers",
+        ),
+    )
+
+
+def test_nested_documentation_sections_are_read_whole_cross_references_and_all():
+    markdown = markdown_of("docs-nested-sections.html")
+    assert_reads(
+        markdown,
+        main=(
+            "tidewatch reads one file, `tidewatch.toml`, from the working directory.",
+            "### Offsets",
+            'id = "harbour-east"',
+            "### Alarms",
+            "## Storage",
+            "[Pruning old readings](https://example.org/prune.html)",
+        ),
+        chrome=("genindex", "previous", "Table of contents", "Quick search", "Copyright"),
+    )
+
+
+def test_category_text_under_a_footer_like_name_is_read_and_the_page_chrome_is_not():
+    markdown = markdown_of("collection-seo-copy.html")
+    assert_reads(
+        markdown,
+        main=(
+            "## Sneakers made to be worn every day",
+            "stitched to a cupsole rather than glued",
+            "why the fit you find in one style carries over to the rest.",
+        ),
+        chrome=("Free shipping", "Women", "Sale", "Find a store", "since 1932", "Add to bag"),
+    )
+
+
+def test_a_product_s_responsive_copy_is_given_once_its_specifications_as_a_table_and_its_reviews_not():
+    markdown = markdown_of("product-responsive.html")
+    assert_reads(
+        markdown,
+        main=(
+            "A full-length apron cut from heavy, stonewashed European linen",
+            "Two deep front pockets take a phone",
+            "| Material | 100% linen, 280 g/m² |\n| --- | --- |\n| Length | 92 cm |",
+        ),
+        chrome=(
+            "Free returns",
+            "Gifts",
+            "Add to cart",
+            "Shipping",
+            "Contact",
+            "Customer reviews",
+            "for the bakery",
+            "creased badly",
+        ),
+    )
+    assert markdown.count("A full-length apron") == 1
+
+
+def test_a_consent_dialog_s_prose_is_not_chosen_over_the_page_s_own_listing():
+    markdown = markdown_of("consent-dialog.html")
+    assert_reads(
+        markdown,
+        main=("[Field watch, 38 mm](https://example.org/w/0) £420", "Small seconds, 35 mm"),
+        chrome=("privacy choices", "Strictly necessary", "advertising partners"),
+    )
