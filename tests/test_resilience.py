@@ -319,7 +319,7 @@ async def test_many_searches_at_once_end_on_time_or_are_refused_busy(engines):
                     group.start_soon(caller, number)
 
         await burst(200)
-        await callers(64, 2.5)
+        await callers(32, 2.5)
     let_in = [(query, took, outcome) for query, took, outcome in calls if outcome != "busy"]
     refused = [(query, took) for query, took, outcome in calls if outcome == "busy"]
     late = [
