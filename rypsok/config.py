@@ -34,6 +34,10 @@ class ConfigError(Exception):
         self.key = key
 
 
+LOG_LEVELS = ("debug", "info", "warning", "error")
+"""The log levels, least severe first: [log] level and the CLI's --log-level."""
+
+
 def _int(minimum: int | None = None, maximum: int | None = None):
     def check(key: str, value: Any) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
@@ -243,9 +247,7 @@ def _state(section: StateConfig, env: Mapping[str, str]) -> StateConfig:
 
 @dataclass(frozen=True)
 class LogConfig:
-    level: str = field(
-        default="info", metadata={"check": _choice("debug", "info", "warning", "error")}
-    )
+    level: str = field(default="info", metadata={"check": _choice(*LOG_LEVELS)})
     path: str = field(default="", metadata={"check": _string})
 
 

@@ -8,7 +8,7 @@ import logging
 import sys
 from typing import Any
 
-from rypsok.config import ConfigError, LogConfig
+from rypsok.config import LOG_LEVELS, ConfigError, LogConfig
 
 
 class JsonLines(logging.Formatter):
@@ -31,7 +31,7 @@ class JsonLines(logging.Formatter):
         return json.dumps(line, ensure_ascii=False, default=str)
 
 
-LEVELS = ("debug", "info", "warning", "error")
+LEVELS = LOG_LEVELS
 TERMINAL_LEVEL = "warning"
 """The least a command for a person at the keyboard (probe, fetch, status) logs by default."""
 

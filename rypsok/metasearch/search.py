@@ -26,7 +26,7 @@ from rypsok.observe import Observer
 from rypsok.state import EngineAsk, EngineOutcome, Store, Windows, take_windows
 from rypsok.version import USER_AGENT
 
-log = logging.getLogger("rypsok.client")
+log = logging.getLogger("rypsok.metasearch")
 
 STATIC_SKIP_ORDER = ("time_range", "language", "query_too_long")
 
