@@ -205,3 +205,18 @@ def test_a_consent_dialog_s_prose_is_not_chosen_over_the_page_s_own_listing():
         main=("[Field watch, 38 mm](https://example.org/w/0) £420", "Small seconds, 35 mm"),
         chrome=("privacy choices", "Strictly necessary", "advertising partners"),
     )
+
+
+def test_closed_panels_are_read_and_an_aria_hidden_copy_or_icon_is_not():
+    markdown = markdown_of("closed-panels.html")
+    assert_reads(
+        markdown,
+        main=(
+            "A stove turns a cold camp into a warm one",
+            "## How to choose a camp stove",
+            "Canister stoves light at the turn of a valve",
+            "Weigh a part-used canister before you leave",
+        ),
+        chrome=("Open", "Liquid-fuel stoves", "Find a store", "Paddle"),
+    )
+    assert markdown.count("Members save on every stove") == 1

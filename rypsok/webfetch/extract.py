@@ -322,8 +322,8 @@ def _content(root: etree._Element, base: str, title: str, drop_chrome: bool) -> 
     body = _body(root)
     declared_article = _declares_an_article(root)  # before _prune: a <meta> may be in the body
     names = _Names(product=not declared_article and _declares_a_product(root))
-    holders, chrome_removed = _prune(body, names, drop_chrome)
-    main, core, metrics = _main_content(body, names, holders)
+    holders, chrome_removed, folded = _prune(body, names, drop_chrome)
+    main, core, metrics = _main_content(body, names, holders, folded)
     named: set[etree._Element] = set()
     dropped: set[etree._Element] = set()
     for element in main:
@@ -682,11 +682,14 @@ _CHROME_ROLES = frozenset(
 )
 
 
-def _prune(body: etree._Element, names: _Names, drop_chrome: bool) -> tuple[set, int]:
+def _prune(
+    body: etree._Element, names: _Names, drop_chrome: bool
+) -> tuple[set, int, set[etree._Element]]:
     """Remove what a browser does not render and, with ``drop_chrome``, the page chrome
     (navigation, headers, footers, sidebars). Returns the elements that are or hold an
     article (``<article>``, ``<main>``, role=main, itemprop=articleBody, a class named
-    like an article body) and how many chrome elements were removed.
+    like an article body), how many chrome elements were removed, and the folded elements:
+    what is ``aria-hidden`` but kept, being long text that nothing else on the page holds.
 
     A chrome element that holds the article stays: the markup put the document inside it
     (an unclosed ``<header>`` swallows what follows). So does an ``aria-hidden`` one, which
@@ -724,21 +727,31 @@ def _prune(body: etree._Element, names: _Names, drop_chrome: bool) -> tuple[set,
         ):
             markers.append(element)
     page_text = None
-    for element in hidden:
+    folded: set[etree._Element] = set()
+
+    def shown_by_script(element: etree._Element) -> bool:
+        nonlocal page_text
         text = _text_of(element)
-        if len(text) >= _SHOWN_BY_SCRIPT:
-            if page_text is None:
-                page_text = _text_of(body)
-            if page_text.count(text[:100]) < 2:
-                continue  # content that a script would show: nothing else on the page has it
-        _remove(element)
+        if len(text) < _SHOWN_BY_SCRIPT:
+            return False
+        if page_text is None:
+            page_text = _text_of(body)
+        return page_text.count(text[:100]) < 2  # nothing else on the page has it
+
+    for element in hidden:
+        if not shown_by_script(element):
+            _remove(element)
     holders: set[etree._Element] = set()
     for element in markers:
         while element is not None and element not in holders:
             holders.add(element)
             element = element.getparent()
     for element in aria_hidden:
-        if element not in holders and element is not body:
+        if element in holders or element is body:
+            continue
+        if shown_by_script(element):
+            folded.update(element.iter(etree.Element))
+        else:
             _remove(element)
     removed = 0
     if drop_chrome:
@@ -746,7 +759,7 @@ def _prune(body: etree._Element, names: _Names, drop_chrome: bool) -> tuple[set,
             if element not in holders and element.getparent() is not None:
                 _remove(element)
                 removed += 1
-    return holders, removed
+    return holders, removed, folded
 
 
 # ---------------------------------------------------------------------------- class names
@@ -1059,6 +1072,7 @@ def _paragraph_scores(
     metrics: _Metrics,
     names: _Names,
     skip: set[etree._Element] | None = None,
+    folded: set[etree._Element] | None = None,
 ) -> dict[etree._Element, float]:
     """Readability's scores: each paragraph of 25+ characters adds 1 + commas + length/100
     (at most 3) to its container, half to the next ancestor, less further up; a container
@@ -1075,6 +1089,8 @@ def _paragraph_scores(
         if element in unlikely:
             continue
         score = 1 + commas + min(length // 100, 3)
+        if folded and element in folded:
+            score *= _FOLDED_WEIGHT
         ancestor = element if element in has_block or element is body else element.getparent()
         level = 0
         while ancestor is not None and level < 5:
@@ -1095,11 +1111,15 @@ def _paragraph_scores(
     return scores
 
 
+# The weight of a paragraph in ``folded``: at full weight a closed glossary panel outranked
+# a fees page's tables; at half, a category page whose visible text is its filters still
+# gives its closed buying guide.
+_FOLDED_WEIGHT = 0.5
 _SENTENCE_END = re.compile(r"\.( |$)")
 
 
 def _main_content(
-    body: etree._Element, names: _Names, holders: set
+    body: etree._Element, names: _Names, holders: set, folded: set[etree._Element]
 ) -> tuple[list[etree._Element], etree._Element, _Metrics]:
     """The elements holding the main content, in document order, the top candidate (the
     core that cleaning must not remove), and the text measures of the page.
@@ -1108,9 +1128,13 @@ def _main_content(
     runners-up or scoring higher, then joined by the siblings that score well. Two
     additions: the candidate widens to an ancestor that adds mostly paragraph text, and a
     sibling counts with its best descendant's score (readability scores only five levels up
-    from a paragraph, which deep layouts and documentation pages defeat)."""
+    from a paragraph, which deep layouts and documentation pages defeat).
+
+    Paragraphs in ``folded`` (long ``aria-hidden`` text found nowhere else: a closed
+    accordion panel, a carousel's other slides) score half: what a page shows outranks what
+    it folds away, which wins only where the page shows little else."""
     metrics = _Metrics(body, names, holders)
-    scores = _paragraph_scores(body, metrics, names)
+    scores = _paragraph_scores(body, metrics, names, folded=folded)
     if not scores or metrics.good(body) < _OWN_PARAGRAPHS:
         # The paragraphs are all inside unlikely elements but for a title or a line (a
         # forum thread under comment-like names, a Q&A page): those elements hold the
@@ -1119,7 +1143,7 @@ def _main_content(
         for element in body.iter(etree.Element):
             if element not in furniture and _names_furniture(element):
                 furniture.update(element.iter(etree.Element))
-        scores = _paragraph_scores(body, metrics, names, skip=furniture)
+        scores = _paragraph_scores(body, metrics, names, skip=furniture, folded=folded)
         unlikely = metrics.unlikely
         for paragraph, _, _ in metrics.paragraphs:
             element = paragraph
