@@ -220,3 +220,18 @@ def test_closed_panels_are_read_and_an_aria_hidden_copy_or_icon_is_not():
         chrome=("Open", "Liquid-fuel stoves", "Find a store", "Paddle"),
     )
     assert markdown.count("Members save on every stove") == 1
+
+
+def test_a_ticker_s_repeated_call_to_action_is_given_once_and_a_table_s_equal_cells_all():
+    markdown = markdown_of("ticker.html")
+    assert_reads(
+        markdown,
+        main=(
+            "A can has about four seconds on the shelf to be picked up.",
+            "## How a project runs",
+            "the printer's proofs checked by us before the run.",
+            "| 2 | 2 | 2 | 2 | 2 |",
+        ),
+        chrome=("Work", "Privacy", "© Copperleaf Studio"),
+    )
+    assert markdown.count("Book a call") == 1

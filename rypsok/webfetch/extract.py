@@ -338,6 +338,7 @@ def _content(root: etree._Element, base: str, title: str, drop_chrome: bool) -> 
         main, dropped = [body], _page_boilerplate(body, metrics)
     dropped |= _title_headings(main, title)
     dropped |= _repeated_copies(main, metrics, dropped)
+    dropped |= _echoes(main, metrics, dropped)
     markdown = _render(main, base, title, dropped)
     if drop_chrome and _scant(markdown):
         whole = _render([body], base, title, set())
@@ -1483,6 +1484,53 @@ def _repeated_copies(
             if first is not element and _near(first, element):
                 copies.add(element)
     return copies
+
+
+def _echoes(
+    main: list[etree._Element], metrics: _Metrics, dropped: set[etree._Element]
+) -> set[etree._Element]:
+    """All but the first of _ECHOES or more sibling elements that are all their parent
+    holds and whose text is the same short phrase: a scrolling ticker repeats its call to action a
+    hundred times so that the loop has no gap, a rating its star, a grid its "Loading"
+    placeholder. Written once, the text is still there; a hundred times, it outweighs the
+    page."""
+    echoes: set[etree._Element] = set()
+    text = metrics.text
+    for top in main:
+        walker = etree.iterwalk(top, events=("start",))
+        for _, parent in walker:
+            if parent in dropped:
+                walker.skip_subtree()
+                continue
+            if (
+                len(parent) < _ECHOES
+                or parent.tag in _TABLE_PARTS
+                or (parent.text and parent.text.strip())
+            ):
+                continue  # (a table's equal cells are its data, each in its column)
+            children = list(parent)
+            length = text(children[0])
+            if (
+                not length
+                or length > _ECHO_TEXT
+                or any(
+                    not isinstance(child.tag, str)
+                    or text(child) != length
+                    or (child.tail and child.tail.strip())
+                    for child in children
+                )
+            ):
+                continue
+            first = _text_of(children[0])
+            if all(_text_of(child) == first for child in children[1:]):
+                echoes.update(children[1:])
+                walker.skip_subtree()
+    return echoes
+
+
+_ECHOES = 5
+_ECHO_TEXT = 50  # a phrase; paragraphs repeated word for word are _repeated_copies' to judge
+_TABLE_PARTS = frozenset({"table", "thead", "tbody", "tfoot", "tr"})
 
 
 def _near(first: etree._Element, later: etree._Element) -> bool:
