@@ -10,13 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from w3lib.encoding import read_bom, resolve_encoding
-
 from rypsok import errors
 from rypsok.hygiene.instructions import is_instruction_like
 from rypsok.hygiene.text import clean_content, clean_title
 from rypsok.model import FetchResponse, Notice, Notices
-from rypsok.webfetch.extract import decode_html, extract_html
+from rypsok.webfetch.extract import decode_html, decode_text, extract_html
 
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
 TEXT_TYPES = frozenset({"text/plain", "text/markdown"})
@@ -63,23 +61,6 @@ def build_response(raw: RawPage, start_char: int, max_chars: int) -> FetchRespon
         next_start_char=next_start_char,
         notices=notices.as_list(),
     )
-
-
-def decode_text(body: bytes, charset: str | None) -> str:
-    """Plain text or Markdown: the header's charset, then a BOM, then UTF-8 if valid, else
-    windows-1252 (DECISIONS.md, Charset)."""
-    encoding = resolve_encoding(charset) if charset else None
-    bom_encoding, bom = read_bom(body)
-    if encoding is None and bom_encoding is not None:
-        encoding = bom_encoding
-    if encoding is not None:
-        if bom and resolve_encoding(bom_encoding) == resolve_encoding(encoding):
-            body = body[len(bom) :]
-        return body.decode(encoding, errors="replace")
-    try:
-        return body.decode("utf-8")
-    except UnicodeDecodeError:
-        return body.decode("cp1252", errors="replace")
 
 
 def page(content: str, start_char: int, max_chars: int) -> tuple[str, bool, int | None]:

@@ -15,7 +15,19 @@ from typing import NamedTuple
 from urllib.parse import urljoin
 
 from lxml import etree
-from w3lib.encoding import html_body_declared_encoding, read_bom, resolve_encoding, to_unicode
+
+from rypsok.webfetch.extract.decode import decode_html, decode_text
+
+__all__ = [
+    "MAX_ATTRIBUTES",
+    "MAX_ATTRIBUTES_PER_ELEMENT",
+    "MAX_DEPTH",
+    "MAX_NODES",
+    "Extracted",
+    "decode_html",
+    "decode_text",
+    "extract_html",
+]
 
 MAX_NODES = 100_000
 MAX_DEPTH = 256
@@ -31,35 +43,6 @@ class Extracted:
     markdown: str  # the main content
     partial: bool  # the document hit a bound (nodes, depth, attributes): it was read in part
     removed: int = 0  # characters removed before parsing (controls lxml cannot hold)
-
-
-# ---------------------------------------------------------------------------- decoding
-
-
-def decode_html(body: bytes, content_type_charset: str | None) -> str:
-    """Decode a page: the header's charset, then a BOM, then ``<meta>`` (or the XML
-    declaration), else UTF-8 when the bytes are valid UTF-8, else windows-1252."""
-    encoding = resolve_encoding(content_type_charset) if content_type_charset else None
-    if encoding is None:
-        encoding, bom = read_bom(body)
-        if encoding is not None:
-            body = body[len(bom) :]
-    if encoding is None:
-        declared = html_body_declared_encoding(body)
-        encoding = resolve_encoding(declared) if declared else None
-        if encoding is not None and encoding.startswith(("utf-16", "utf-32")):
-            # ASCII-compatible bytes were read to find the declaration, so it cannot be true.
-            encoding = "utf-8"
-    if encoding is None:
-        try:
-            return _strip_bom(body.decode("utf-8"))
-        except UnicodeDecodeError:
-            encoding = "cp1252"
-    return _strip_bom(to_unicode(body, encoding))
-
-
-def _strip_bom(text: str) -> str:
-    return text[1:] if text.startswith("\ufeff") else text
 
 
 # ---------------------------------------------------------------------------- parsing
