@@ -20,8 +20,8 @@ from rypsok.errors import ToolError
 from rypsok.model import FetchResponse
 from rypsok.webfetch import fetcher as fetcher_module
 from rypsok.webfetch.extract import decode_text
-from rypsok.webfetch.fetcher import Fetcher, media_type_of, retry_after_ms, returned_in
-from rypsok.webfetch.page import page
+from rypsok.webfetch.fetcher import Fetcher, returned_in
+from rypsok.webfetch.page import media_type_of, page, retry_after_ms
 from rypsok.webfetch.resolver import StaticResolver
 from tests.fetch_servers import (
     REFUSED_SCHEME_TARGETS,

@@ -54,7 +54,7 @@ def reads_as_a_page(
 def page_boilerplate(body: etree._Element, metrics: Metrics) -> set[etree._Element]:
     """What to drop when the whole page without its chrome is read: menus, the lists of
     short links (70% or more of their text linked, under 25 characters an item), and what
-    is named like page furniture (`names_furniture`) unless it holds half of the page's text.
+    is named like page furniture (``names_furniture``) unless it holds half of the page's text.
     Other boilerplate names are not used here: on pages that are not articles, most of the
     text that "comment", "header", "sidebar" or "footer" would drop is main content."""
     dropped: set[etree._Element] = set()
