@@ -235,3 +235,17 @@ def test_a_ticker_s_repeated_call_to_action_is_given_once_and_a_table_s_equal_ce
         chrome=("Work", "Privacy", "© Copperleaf Studio"),
     )
     assert markdown.count("Book a call") == 1
+
+
+def test_replies_under_comment_names_inside_the_chosen_thread_are_its_content():
+    markdown = markdown_of("thread-under-comment-names.html")
+    assert_reads(
+        markdown,
+        main=(
+            "A neighbour is selling a twelve-year-old chest freezer for thirty pounds.",
+            "I put a plug-in meter on ours",
+            "Check the seal before you buy.",
+            "Defrost it every spring, keep it full",
+        ),
+        chrome=("Share on Facebook", "Trending topics", "Forum rules", "Log in"),
+    )

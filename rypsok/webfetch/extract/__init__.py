@@ -18,6 +18,7 @@ from rypsok.webfetch.extract.cleaning import (
     named_boilerplate,
     repeated_copies,
     title_headings,
+    without_a_thread,
 )
 from rypsok.webfetch.extract.decode import decode_html, decode_text
 from rypsok.webfetch.extract.document import (
@@ -99,7 +100,7 @@ def _content(root: etree._Element, base: str, title: str, drop_chrome: bool) -> 
     named: set[etree._Element] = set()
     dropped: set[etree._Element] = set()
     for element in main:
-        by_name = named_boilerplate(element, core, names, holders)
+        by_name = without_a_thread(named_boilerplate(element, core, names, holders), core, metrics)
         named |= by_name
         dropped |= by_name | clean_main(element, core, names, holders, by_name)
     kept = kept_text(main, dropped, metrics)

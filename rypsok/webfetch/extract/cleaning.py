@@ -9,7 +9,7 @@ from itertools import islice
 from lxml import etree
 
 from rypsok.webfetch.extract.document import BLOCK_TAGS, HEADINGS, text_of
-from rypsok.webfetch.extract.names import KEPT_WHATEVER_NAMED, Names
+from rypsok.webfetch.extract.names import KEPT_WHATEVER_NAMED, Names, names_furniture
 from rypsok.webfetch.extract.readability import Metrics
 
 # indexes into _Stats.counts
@@ -120,6 +120,37 @@ def named_boilerplate(
         if not any(True for _ in element.iterancestors("pre", "code")):
             dropped.add(element)
     return dropped
+
+
+def without_a_thread(
+    by_name: set[etree._Element], core: etree._Element, metrics: Metrics
+) -> set[etree._Element]:
+    """``by_name`` without the thread, when the top candidate holds one: boilerplate names
+    (comments, replies) on elements inside the core that hold _THREAD times the text the
+    rest of the core holds name its content, the posts of a forum thread whose opening post
+    is short. Each such element holding a quarter of that named text or more is kept,
+    names inside it and all, but for page furniture; a share bar beside the posts still
+    goes. (An article's comments are beside its body, not inside the candidate its
+    paragraphs chose.)"""
+    inside = [
+        element
+        for element in by_name
+        if any(ancestor is core for ancestor in element.iterancestors())
+        and not any(ancestor in by_name for ancestor in element.iterancestors())
+    ]
+    named_text = sum(metrics.text(element) for element in inside)
+    if not named_text or named_text < _THREAD * (metrics.text(core) - named_text):
+        return by_name
+    posts = {
+        descendant
+        for element in inside
+        if metrics.text(element) * 4 >= named_text
+        for descendant in element.iter(etree.Element)
+    }
+    return {element for element in by_name if element not in posts or names_furniture(element)}
+
+
+_THREAD = 3
 
 
 def clean_main(
