@@ -249,3 +249,16 @@ def test_replies_under_comment_names_inside_the_chosen_thread_are_its_content():
         ),
         chrome=("Share on Facebook", "Trending topics", "Forum rules", "Log in"),
     )
+
+
+def test_a_product_s_reviews_do_not_make_its_page_a_listing():
+    markdown = markdown_of("product-reviews-listing.html")
+    assert_reads(
+        markdown,
+        main=(
+            "A 28-litre daypack for long days on the hills",
+            "through a long side zip, at the bottom",
+            "- Back length: 44 to 52 cm",
+        ),
+        chrome=("Perfect for a weekend", "Zip broke", "Verified buyer", "Returns", "Tents"),
+    )

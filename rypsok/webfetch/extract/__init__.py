@@ -107,7 +107,7 @@ def _content(root: etree._Element, base: str, title: str, drop_chrome: bool) -> 
     if main != [body] and kept < _CLEANED_AWAY * kept_text(main, named, metrics):
         dropped = named  # the cleaning took most of it: this is not an article to trim
         kept = kept_text(main, named, metrics)
-    if reads_as_a_page(kept, main, metrics, body, declared_article):
+    if reads_as_a_page(kept, main, metrics, body, declared_article, names):
         main, dropped = [body], page_boilerplate(body, metrics)
     dropped |= title_headings(main, title)
     dropped |= repeated_copies(main, metrics, dropped)

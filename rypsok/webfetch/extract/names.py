@@ -94,6 +94,15 @@ class Names:
         self._cache: dict[tuple[str | None, str | None], _Judgement] = {}
         self._product = product
 
+    def names_reviews(self, element: etree._Element) -> bool:
+        """Whether the page declares a product and ``element`` is named like its reviews."""
+        if not self._product:
+            return False
+        class_, id_ = element.get("class"), element.get("id")
+        if class_ is None and id_ is None:
+            return False
+        return _REVIEWS_RE.search(f"{class_ or ''} {id_ or ''}".lower()) is not None
+
     def judge(self, element: etree._Element) -> _Judgement:
         key = (element.get("class"), element.get("id"))
         if key == (None, None):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from lxml import etree
 
-from rypsok.webfetch.extract.names import KEPT_WHATEVER_NAMED, names_furniture
+from rypsok.webfetch.extract.names import KEPT_WHATEVER_NAMED, Names, names_furniture
 from rypsok.webfetch.extract.readability import Metrics
 
 # The article reading is a page's main content unless it keeps less than this share of the
@@ -31,6 +31,7 @@ def reads_as_a_page(
     metrics: Metrics,
     body: etree._Element,
     declared_article: bool,
+    names: Names,
 ) -> bool:
     """Whether the page as a whole (without its chrome) is its main content rather than
     what the article reading kept. A page whose other text is all links (a short news story
@@ -39,7 +40,7 @@ def reads_as_a_page(
         return False
     page_text = metrics.text(body)
     if not declared_article and kept * _LISTING_OVER_READING <= page_text:  # else none can
-        listing = _largest_listing(body, metrics)
+        listing = _largest_listing(body, metrics, names)
         if listing >= _LISTING_SHARE * page_text and listing >= _LISTING_OVER_READING * kept:
             return True
     if kept >= _LONG_READING:
@@ -83,18 +84,27 @@ _MENU_LINKS = 0.7
 _MENU_ITEM = 25
 
 
-def _largest_listing(body: etree._Element, metrics: Metrics) -> int:
+def _largest_listing(body: etree._Element, metrics: Metrics, names: Names) -> int:
     """Characters of text in the page's largest run of similar siblings, or 0 when that run
-    is a menu (over 50% of its text linked, in links of under 25 characters on average)."""
+    is a menu (over 50% of its text linked, in links of under 25 characters on average).
+    A product's reviews are not a listing: they are its comments."""
     best_text, best_items = 0, []
-    for parent in body.iter(etree.Element):
+    walker = etree.iterwalk(body, events=("start",))
+    for _, parent in walker:
+        if names.names_reviews(parent):
+            walker.skip_subtree()
+            continue
         if len(parent) < _LISTING_ITEMS or metrics.text(parent) <= best_text:
             continue
         runs: dict[tuple[str, str], list[etree._Element]] = {}
         for child in parent:
-            if isinstance(child.tag, str) and metrics.text(child):
-                names = (child.get("class") or "").split()
-                runs.setdefault((child.tag, names[0] if names else ""), []).append(child)
+            if (
+                isinstance(child.tag, str)
+                and metrics.text(child)
+                and not names.names_reviews(child)
+            ):
+                classes = (child.get("class") or "").split()
+                runs.setdefault((child.tag, classes[0] if classes else ""), []).append(child)
         for items in runs.values():
             if len(items) >= _LISTING_ITEMS:
                 text = sum(metrics.text(item) for item in items)
