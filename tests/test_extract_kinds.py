@@ -262,3 +262,30 @@ def test_a_product_s_reviews_do_not_make_its_page_a_listing():
         ),
         chrome=("Perfect for a weekend", "Zip broke", "Verified buyer", "Returns", "Tents"),
     )
+
+
+def test_a_listing_that_calls_itself_an_article_is_read_whole():
+    markdown = markdown_of("listing-declared-article.html")
+    assert_reads(
+        markdown,
+        main=(
+            "Grow a glasshouse full of strange plants with a friend",
+            "### [Harbour Lights](https://example.org/app/0)",
+            "Run a lighthouse on a stormy coast",
+            "### [Kite Weather](https://example.org/app/11)",
+            "Release date: Nov 11, 2023",
+        ),
+        chrome=("Wishlist", "Relaxing", "Legal", "© Driftwood Store"),
+    )
+
+
+def test_an_article_s_comments_do_not_make_its_page_a_listing():
+    markdown = markdown_of("article-with-comments.html")
+    assert_reads(
+        markdown,
+        main=(
+            "The river path between the mill and the weir reopened on Saturday",
+            "will stay open while that work is done.",
+        ),
+        chrome=("Comments", "I walked that path last week", "Sport", "Contact"),
+    )

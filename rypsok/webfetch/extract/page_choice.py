@@ -39,8 +39,10 @@ def reads_as_a_page(
     if main == [body]:
         return False
     page_text = metrics.text(body)
-    if not declared_article and kept * _LISTING_OVER_READING <= page_text:  # else none can
-        listing = _largest_listing(body, metrics, names)
+    if kept * _LISTING_OVER_READING <= page_text and (  # else no run can
+        not declared_article or kept < _LONG_READING
+    ):
+        listing = _largest_listing(body, metrics, names, declared_article)
         if listing >= _LISTING_SHARE * page_text and listing >= _LISTING_OVER_READING * kept:
             return True
     if kept >= _LONG_READING:
@@ -84,14 +86,24 @@ _MENU_LINKS = 0.7
 _MENU_ITEM = 25
 
 
-def _largest_listing(body: etree._Element, metrics: Metrics, names: Names) -> int:
+def _largest_listing(
+    body: etree._Element, metrics: Metrics, names: Names, declared_article: bool
+) -> int:
     """Characters of text in the page's largest run of similar siblings, or 0 when that run
     is a menu (over 50% of its text linked, in links of under 25 characters on average).
-    A product's reviews are not a listing: they are its comments."""
+    A product's reviews are not a listing: they are its comments; nor, on a page that says
+    it is an article, is what is named like boilerplate (its comments, related stories)."""
     best_text, best_items = 0, []
     walker = etree.iterwalk(body, events=("start",))
     for _, parent in walker:
-        if names.names_reviews(parent):
+        if parent is not body and (
+            names.names_reviews(parent)
+            or (
+                declared_article
+                and parent.tag not in KEPT_WHATEVER_NAMED
+                and names.judge(parent).droppable
+            )
+        ):
             walker.skip_subtree()
             continue
         if len(parent) < _LISTING_ITEMS or metrics.text(parent) <= best_text:
@@ -102,6 +114,7 @@ def _largest_listing(body: etree._Element, metrics: Metrics, names: Names) -> in
                 isinstance(child.tag, str)
                 and metrics.text(child)
                 and not names.names_reviews(child)
+                and not (declared_article and names.judge(child).droppable)
             ):
                 classes = (child.get("class") or "").split()
                 runs.setdefault((child.tag, classes[0] if classes else ""), []).append(child)
