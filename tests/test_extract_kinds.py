@@ -289,3 +289,21 @@ def test_an_article_s_comments_do_not_make_its_page_a_listing():
         ),
         chrome=("Comments", "I walked that path last week", "Sport", "Contact"),
     )
+
+
+def test_a_card_s_image_link_is_not_given_when_its_title_links_to_the_same_page():
+    markdown = markdown_of("card-image-links.html")
+    assert_reads(
+        markdown,
+        main=(
+            "- ### [Trail Runner 4](https://example.org/p/trail-runner-4)\n  £120",
+            "Low and light, with studs that bite into wet grass and peat.",
+            "[A fitter measuring a runner's foot in the shop](https://example.org/fitting)",
+        ),
+        chrome=(
+            "Grey and orange trail running shoe",
+            "Blue running shoe with a waterproof upper",
+            "Ridgeline Outfitters home",
+            "Find a store",
+        ),
+    )

@@ -15,6 +15,7 @@ from lxml import etree
 from rypsok.webfetch.extract.cleaning import (
     clean_main,
     echoes,
+    image_link_twins,
     named_boilerplate,
     repeated_copies,
     title_headings,
@@ -112,6 +113,7 @@ def _content(root: etree._Element, base: str, title: str, drop_chrome: bool) -> 
     dropped |= title_headings(main, title)
     dropped |= repeated_copies(main, metrics, dropped)
     dropped |= echoes(main, metrics, dropped)
+    dropped |= image_link_twins(main)
     markdown = _render(main, base, title, dropped)
     if drop_chrome and _scant(markdown):
         whole = _render([body], base, title, set())

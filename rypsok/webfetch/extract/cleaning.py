@@ -285,6 +285,22 @@ _ECHO_TEXT = 50  # a phrase; paragraphs repeated word for word are _repeated_cop
 _TABLE_PARTS = frozenset({"table", "thead", "tbody", "tfoot", "tr"})
 
 
+def image_link_twins(main: list[etree._Element]) -> set[etree._Element]:
+    """Links that hold only an image and whose target the next link repeats with text."""
+    twins: set[etree._Element] = set()
+    for top in main:
+        links = list(top.iter("a"))
+        for link, after in zip(links, links[1:], strict=False):
+            href = link.get("href")
+            if not href or href != after.get("href"):
+                continue
+            if "".join(link.itertext()).strip() or next(link.iter("img"), None) is None:
+                continue
+            if "".join(after.itertext()).strip():
+                twins.add(link)
+    return twins
+
+
 def _near(first: etree._Element, later: etree._Element) -> bool:
     """Whether neither holds the other and their closest common ancestor is at most
     _COPY_NEAR levels above each."""
