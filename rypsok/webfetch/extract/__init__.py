@@ -112,7 +112,7 @@ def _content(root: etree._Element, base: str, title: str, drop_chrome: bool) -> 
         main, dropped = [body], page_boilerplate(body, metrics)
     dropped |= title_headings(main, title)
     dropped |= repeated_copies(main, metrics, dropped)
-    dropped |= echoes(main, metrics, dropped)
+    dropped |= echoes(main, metrics)
     dropped |= image_link_twins(main)
     markdown = _render(main, base, title, dropped)
     if drop_chrome and _scant(markdown):

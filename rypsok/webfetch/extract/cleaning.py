@@ -238,46 +238,35 @@ def repeated_copies(
     return copies
 
 
-def echoes(
-    main: list[etree._Element], metrics: Metrics, dropped: set[etree._Element]
-) -> set[etree._Element]:
+def echoes(main: list[etree._Element], metrics: Metrics) -> set[etree._Element]:
     """All but the first of _ECHOES or more sibling elements that are all their parent
-    holds and whose text is the same short phrase: a scrolling ticker repeats its call to action a
-    hundred times so that the loop has no gap, a rating its star, a grid its "Loading"
-    placeholder. Written once, the text is still there; a hundred times, it outweighs the
-    page."""
-    echoes: set[etree._Element] = set()
+    holds and whose text is the same short phrase: a scrolling ticker repeats its call to
+    action a hundred times so that its loop has no gap, a rating its star, a grid its
+    "Loading" placeholder. Written once, the text is still there; a hundred times, it
+    outweighs the page. A table's equal cells are its data, each in its column, and stay."""
+    found: set[etree._Element] = set()
     text = metrics.text
     for top in main:
-        walker = etree.iterwalk(top, events=("start",))
-        for _, parent in walker:
-            if parent in dropped:
-                walker.skip_subtree()
+        for parent in top.iter(etree.Element):
+            if len(parent) < _ECHOES or parent.tag in _TABLE_PARTS:
                 continue
-            if (
-                len(parent) < _ECHOES
-                or parent.tag in _TABLE_PARTS
-                or (parent.text and parent.text.strip())
-            ):
-                continue  # (a table's equal cells are its data, each in its column)
-            children = list(parent)
-            length = text(children[0])
-            if (
-                not length
-                or length > _ECHO_TEXT
-                or any(
-                    not isinstance(child.tag, str)
-                    or text(child) != length
-                    or (child.tail and child.tail.strip())
-                    for child in children
-                )
+            if parent.text and parent.text.strip():
+                continue
+            first = parent[0]
+            length = text(first)
+            if not length or length > _ECHO_TEXT:
+                continue
+            if any(
+                not isinstance(child.tag, str)
+                or text(child) != length
+                or (child.tail and child.tail.strip())
+                for child in parent
             ):
                 continue
-            first = text_of(children[0])
-            if all(text_of(child) == first for child in children[1:]):
-                echoes.update(children[1:])
-                walker.skip_subtree()
-    return echoes
+            phrase = text_of(first)
+            if all(text_of(child) == phrase for child in parent[1:]):
+                found.update(parent[1:])
+    return found
 
 
 _ECHOES = 5
@@ -286,15 +275,17 @@ _TABLE_PARTS = frozenset({"table", "thead", "tbody", "tfoot", "tr"})
 
 
 def image_link_twins(main: list[etree._Element]) -> set[etree._Element]:
-    """Links that hold only an image and whose target the next link repeats with text."""
+    """The links that hold only an image and whose target the next link repeats with text
+    of its own: a card links its picture and its title to the same page, and the picture's
+    description between the title, the price and the summary adds nothing."""
     twins: set[etree._Element] = set()
     for top in main:
         links = list(top.iter("a"))
         for link, after in zip(links, links[1:], strict=False):
-            href = link.get("href")
-            if not href or href != after.get("href"):
+            if next(link.iter("img"), None) is None:
                 continue
-            if "".join(link.itertext()).strip() or next(link.iter("img"), None) is None:
+            href = link.get("href")
+            if not href or href != after.get("href") or "".join(link.itertext()).strip():
                 continue
             if "".join(after.itertext()).strip():
                 twins.add(link)
