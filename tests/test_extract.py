@@ -740,6 +740,17 @@ def test_the_attribute_bound_reads_tags_as_the_parser_does(tag):
     assert partial is True
 
 
+@pytest.mark.parametrize("element", ["title", "script", "style", "textarea", "plaintext"])
+@pytest.mark.parametrize("own", [1, 300])
+def test_a_self_closed_text_element_ends_where_the_parser_ends_it(element, own):
+    # libxml2 ends <title/> (and the other text elements) at the slash, so the tag after it
+    # is markup the bound must read, not the element's text (found by Hypothesis)
+    root, _, _ = parse(f"<{element} {attributes(own)} /><p {attributes(300)}>text</p>")
+    counts = {child.tag: len(child.attrib) for child in root.iter()}
+    assert counts[element] == min(own, MAX_ATTRIBUTES_PER_ELEMENT)
+    assert counts["p"] == MAX_ATTRIBUTES_PER_ELEMENT
+
+
 @pytest.mark.parametrize("value", ["", "=1"])
 def test_a_document_is_cut_at_the_attribute_bound(value):
     # 250 attributes a paragraph: the 801st paragraph takes the document past 200,000

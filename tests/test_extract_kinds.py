@@ -307,3 +307,20 @@ def test_a_card_s_image_link_is_not_given_when_its_title_links_to_the_same_page(
             "Find a store",
         ),
     )
+
+
+def test_a_page_swallowed_by_a_header_left_open_is_read_despite_text_outside_it():
+    """An unclosed <header> holds the whole document, and a skip link and a line outside it
+    survive the chrome's removal: the page is read again with its chrome because the chrome
+    held most of its text, not only when nothing at all survived."""
+    markdown = markdown_of("header-left-open.html")
+    assert_reads(
+        markdown,
+        main=(
+            "Apple and pear trees are pruned while they are dormant",
+            "## What to take out first",
+            "Take out no more than a fifth of the canopy in one winter.",
+            "silver leaf disease enters through winter cuts",
+        ),
+        chrome=("Skip to content",),
+    )

@@ -32,7 +32,7 @@ from rypsok.webfetch.extract.document import (
 from rypsok.webfetch.extract.markdown import Renderer
 from rypsok.webfetch.extract.names import Names
 from rypsok.webfetch.extract.page_choice import kept_text, page_boilerplate, reads_as_a_page
-from rypsok.webfetch.extract.prune import prune
+from rypsok.webfetch.extract.prune import Pruned, prune
 from rypsok.webfetch.extract.readability import main_content
 from rypsok.webfetch.extract.tree import (
     MAX_ATTRIBUTES,
@@ -68,20 +68,34 @@ def extract_html(html: str, base_url: str) -> Extracted:
 
     When the main-content heuristics leave nothing but headings and a line or two, the
     whole page without its chrome is returned instead if it holds more (a page that is a
-    list of links has no article, but its list is its content); when that is empty too and
-    chrome was removed, the page is read again with its chrome (an unclosed ``<header>`` or
-    ``<aside>`` can hold the whole document)."""
+    list of links has no article, but its list is its content). When the removed headers
+    held most of the page's text, the page is read again with its chrome, and that reading
+    is taken if it gives several times as much (an unclosed ``<header>`` can hold the whole
+    document, and a skip link outside it is not the page)."""
     root, partial, removed = parse(html)
     if root is None:
         return Extracted(title="", markdown="", partial=partial, removed=removed)
     title = title_of(root)
     base = base_of(root, base_url)
-    markdown, chrome_removed = _content(root, base, title, drop_chrome=True)
-    if not markdown and chrome_removed:
+    markdown, pruned, left_text = _content(root, base, title, drop_chrome=True)
+    if (not markdown and pruned.chrome_removed) or (
+        _CHROME_HELD_THE_PAGE * left_text < pruned.header_text
+    ):
         root, _, _ = parse(html)
         if root is not None:
-            markdown, _ = _content(root, base, title, drop_chrome=False)
+            with_chrome, _, _ = _content(root, base, title, drop_chrome=False)
+            if len(with_chrome) > _CHROME_HELD_THE_PAGE * len(markdown):
+                markdown = with_chrome
     return Extracted(title=title, markdown=markdown, partial=partial, removed=removed)
+
+
+# The page is read again with its chrome when the headers removed (<header>, role=banner)
+# held this many times the text that survived them, outside links (a menu holds next to
+# none), and that reading is taken when it gives this many times as much: an unclosed
+# <header> holds the whole document, and a skip link or a footer line outside it is not
+# the page. Footers and dialogs are not counted: a footer holding a shop's privacy policy
+# and terms (100,000 characters on one wcxb-dev page) is still a footer.
+_CHROME_HELD_THE_PAGE = 3
 
 
 def _scant(markdown: str) -> bool:
@@ -89,14 +103,18 @@ def _scant(markdown: str) -> bool:
     return sum(len(line) for line in markdown.split("\n") if not line.startswith("#")) < 25
 
 
-def _content(root: etree._Element, base: str, title: str, drop_chrome: bool) -> tuple[str, int]:
-    """Markdown of the main content, and how many chrome elements were removed. Without its
-    chrome, a page whose main content is scant gives all it holds if that is more; with its
-    chrome it does not (a page of navigation only has no content)."""
+def _content(
+    root: etree._Element, base: str, title: str, drop_chrome: bool
+) -> tuple[str, Pruned, int]:
+    """Markdown of the main content, what pruning removed, and the text outside links left
+    in the page after it. Without its chrome, a page whose main content is
+    scant gives all it holds if that is more; with its chrome it does not (a page of
+    navigation only has no content)."""
     body = body_of(root)
     declared_article = declares_an_article(root)  # before prune: a <meta> may be in the body
     names = Names(product=not declared_article and declares_a_product(root))
-    holders, chrome_removed, folded = prune(body, names, drop_chrome)
+    pruned = prune(body, names, drop_chrome)
+    holders, folded = pruned.holders, pruned.folded
     main, core, metrics = main_content(body, names, holders, folded)
     named: set[etree._Element] = set()
     dropped: set[etree._Element] = set()
@@ -119,7 +137,7 @@ def _content(root: etree._Element, base: str, title: str, drop_chrome: bool) -> 
         whole = _render([body], base, title, set())
         if len(whole) > len(markdown):
             markdown = whole
-    return markdown, chrome_removed
+    return markdown, pruned, metrics.text(body) - metrics.links(body)
 
 
 # Readability's conditional cleaning trims an article of its link boxes and image strips;

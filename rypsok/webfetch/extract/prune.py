@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from itertools import islice
+from typing import NamedTuple
 
 from lxml import etree
 
@@ -117,13 +118,19 @@ _CHROME_ROLES = frozenset(
 )
 
 
-def prune(
-    body: etree._Element, names: Names, drop_chrome: bool
-) -> tuple[set, int, set[etree._Element]]:
+class Pruned(NamedTuple):
+    holders: set[etree._Element]
+    chrome_removed: int
+    header_text: int
+    folded: set[etree._Element]
+
+
+def prune(body: etree._Element, names: Names, drop_chrome: bool) -> Pruned:
     """Remove what a browser does not render and, with ``drop_chrome``, the page chrome
     (navigation, headers, footers, sidebars). Returns the elements that are or hold an
     article (``<article>``, ``<main>``, role=main, itemprop=articleBody, a class named
-    like an article body), how many chrome elements were removed, and the folded elements:
+    like an article body), how many chrome elements were removed and how much text outside
+    links the removed headers held, and the folded elements:
     what is ``aria-hidden`` but kept, being long text that nothing else on the page holds.
 
     A chrome element that holds the article stays: the markup put the document inside it
@@ -188,10 +195,17 @@ def prune(
             folded.update(element.iter(etree.Element))
         else:
             _remove(element)
-    removed = 0
+    removed = header_text = 0
     if drop_chrome:
         for element in chrome:
             if element not in holders and element.getparent() is not None:
+                if element.tag == "header" or element.get("role") == "banner":
+                    header_text += _unlinked_length(element)
                 _remove(element)
                 removed += 1
-    return holders, removed, folded
+    return Pruned(holders, removed, header_text, folded)
+
+
+def _unlinked_length(element: etree._Element) -> int:
+    """Characters of ``element``'s text outside its links (a menu's are nearly none)."""
+    return len(text_of(element)) - sum(len(text_of(link)) for link in element.iter("a"))

@@ -69,14 +69,22 @@ _TEXT_ELEMENTS = ("script", "style", "title", "textarea", "xmp", "iframe", "noem
 _TAG = rf"</?[A-Za-z][^{_TAG_SPACE}/>]*+"
 
 
+# libxml2 ends a text element (plaintext too) at a self-closing start tag, ``<title/>``,
+# where WHATWG HTML ignores the slash: what follows is markup, not the element's text.
+_SELF_CLOSING = rf"[{_TAG_SPACE}]*+/>"
+_STARTS_SELF_CLOSED = re.compile(_SELF_CLOSING)
+
+
 def _element_alternatives(attributes: str) -> str:
     """A text element (its start tag, then its text), plaintext, or any other tag, with
     ``attributes`` after the name."""
     texts = "|".join(
-        rf"<(?i:{name}){_NAME_END}{attributes}(?:[^<]++|<(?!/(?i:{name}){_NAME_END}))*+"
+        rf"<(?i:{name}){_NAME_END}{attributes}"
+        rf"(?:{_SELF_CLOSING}|(?:[^<]++|<(?!/(?i:{name}){_NAME_END}))*+)"
         for name in _TEXT_ELEMENTS
     )
-    return rf"{texts}|<(?i:plaintext){_NAME_END}{attributes}(?s:.*+)|{_TAG}{attributes}"
+    plaintext = rf"<(?i:plaintext){_NAME_END}{attributes}(?:{_SELF_CLOSING}|(?s:.*+))"
+    return rf"{texts}|{plaintext}|{_TAG}{attributes}"
 
 
 _WITHIN_BOUNDS = re.compile(
@@ -122,6 +130,8 @@ def _bound_attributes(html: str) -> str:
         pieces.append(html[copied : head.end()])
         copied = scan = excess_end
         name = head.group("name")[1:].lower()
+        if _STARTS_SELF_CLOSED.match(html, scan):
+            continue
         if name == "plaintext":
             break
         if name in _TEXT_OF:
