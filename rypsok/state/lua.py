@@ -110,7 +110,8 @@ PLAN = (
 -- KEYS: cache index, the call's windows, then per engine: cache entry, budget window,
 -- breaker, lease. ARGV: token, lease_ms, window count, each window's limit, then per
 -- engine: rate_per_minute, use_cache (1 or 0). Returns {0, per engine {decision,
--- cached value or retry ms}}, or {ms until the full window has room, {}}.
+-- cached value, retry ms, or for go and probe '1' when the breaker is clean}}, or {ms
+-- until the full window has room, {}}.
 local token, lease_ms, windows = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 local refused = take_windows(2, windows, 4, token)
 if refused > 0 then return {refused, {}} end
@@ -132,7 +133,8 @@ for i = 1, (#KEYS - k) / 4 do
     end
     if decision ~= 'rate_limited' and decision ~= 'cooldown' then
       window_take(window, token)
-      answers[i] = {decision, ''}
+      -- '1': the breaker holds nothing, so an answer would leave it as it is
+      answers[i] = {decision, redis.call('EXISTS', breaker) == 0 and '1' or ''}
     else
       local open_until = tonumber(redis.call('HGET', breaker, 'o')) or now
       local cooldown_ms = math.max(0, open_until - now)

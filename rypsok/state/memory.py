@@ -105,6 +105,9 @@ class MemoryStore:
         while len(self._returned_urls) > RETURNED_URLS_KEPT:
             self._returned_urls.popitem(last=False)
 
+    async def flush(self) -> None:
+        pass
+
     async def abandon_probes(self, leases: Sequence[tuple[str, str | None]]) -> None:
         for engine, _lease in leases:
             self.health(engine).abandon_probe()
