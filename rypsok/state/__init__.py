@@ -11,7 +11,8 @@ process's resources.
 
 The operations are batched by what a call needs (one ``plan`` before the engines, with
 the call's per-minute windows, and one ``settle`` after), so a search costs the shared
-store two round trips.
+store two round trips, and only one before its answer when the settle holds nothing but
+latencies (:func:`may_wait`); engine_status costs one (``views``, with its windows).
 """
 
 from __future__ import annotations
@@ -156,8 +157,12 @@ class Store(Protocol):
         """The call carrying these (engine, lease) ended without an answer: next call probes."""
         ...
 
-    async def views(self, engines: Sequence[str]) -> dict[str, EngineView]:
-        """Each engine's breaker state and median latency, for engine_status."""
+    async def views(
+        self, engines: Sequence[str], windows: Windows = ()
+    ) -> tuple[int, dict[str, EngineView]]:
+        """``acquire(windows)``, then, unless it refused, each engine's breaker state and
+        median latency, for engine_status: one round trip. Returns (the refusal's ms or 0,
+        the views)."""
         ...
 
     async def was_returned(self, urls: Sequence[str]) -> bool:

@@ -173,8 +173,10 @@ class FallbackStore:
     async def abandon_probes(self, leases: Sequence[tuple[str, str | None]]) -> None:
         await self._run("abandon_probes", leases)
 
-    async def views(self, engines: Sequence[str]) -> dict[str, EngineView]:
-        return await self._run("views", engines)
+    async def views(
+        self, engines: Sequence[str], windows: Windows = ()
+    ) -> tuple[int, dict[str, EngineView]]:
+        return await self._run("views", engines, windows)
 
     async def was_returned(self, urls: Sequence[str]) -> bool:
         return await self._run("was_returned", urls)

@@ -199,20 +199,29 @@ return 1
 """
 )
 
-VIEWS = """
--- KEYS per engine: lease, breaker, latency. Returns per engine {state, {latency_s...}}.
+VIEWS = (
+    PRELUDE
+    + """
+-- KEYS: the call's windows, then per engine: lease, breaker, latency. ARGV: token, window
+-- count, each window's limit. Returns {0, per engine {state, {latency_s...}}}, or {ms
+-- until the full window has room, {}}.
+local windows = tonumber(ARGV[2])
+local refused = take_windows(1, windows, 3, ARGV[1])
+if refused > 0 then return {refused, {}} end
 local views = {}
-for i = 1, #KEYS / 3 do
+for i = 1, (#KEYS - windows) / 3 do
+  local lease, breaker = KEYS[windows + 3*i - 2], KEYS[windows + 3*i - 1]
   local state = 'closed'
-  if redis.call('EXISTS', KEYS[3*i-2]) == 1 then
+  if redis.call('EXISTS', lease) == 1 then
     state = 'half_open'
-  elseif redis.call('HEXISTS', KEYS[3*i-1], 'o') == 1 then
+  elseif redis.call('HEXISTS', breaker, 'o') == 1 then
     state = 'open'
   end
-  views[i] = {state, redis.call('LRANGE', KEYS[3*i], 0, -1)}
+  views[i] = {state, redis.call('LRANGE', KEYS[windows + 3*i], 0, -1)}
 end
-return views
+return {0, views}
 """
+)
 
 ABANDON = """
 -- KEYS: leases; ARGV: the tokens this call holds. Releases only its own.

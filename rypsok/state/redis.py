@@ -2,7 +2,8 @@
 
 The client is coredis (AnyIO-native, so it runs on the Trio backend). Each operation is
 one Lua script (``lua.py``), atomic on the server, so a search costs two round trips:
-``plan`` (its per-minute windows, then its engines) and ``settle``. Errors are raised as they come; bounding each
+``plan`` (its per-minute windows, then its engines) and ``settle``; engine_status one
+(``views``, with its windows). Errors are raised as they come; bounding each
 operation and falling back to memory is :class:`~rypsok.state.fallback.FallbackStore`'s
 job. Inside ``async with`` one connection pool serves every call; outside it (the
 library's module-level functions) each operation opens its own connection.
@@ -243,19 +244,24 @@ class RedisStore:
             _ABANDON, [_key("probe", engine) for engine, _ in held], [lease for _, lease in held]
         )
 
-    async def views(self, engines: Sequence[str]) -> dict[str, EngineView]:
-        if not engines:
-            return {}
-        keys = []
+    async def views(
+        self, engines: Sequence[str], windows: Windows = ()
+    ) -> tuple[int, dict[str, EngineView]]:
+        if not engines and not windows:
+            return 0, {}
+        keys = [_key("window", name) for name, _ in windows]
         for engine in engines:
             keys += [_key("probe", engine), _key("breaker", engine), _key("latency", engine)]
-        answers = await self._eval(_VIEWS, keys, [])
+        args = [uuid.uuid4().hex, len(windows), *(limit for _, limit in windows)]
+        refused, answers = await self._eval(_VIEWS, keys, args)
+        if refused:
+            return int(refused), {}
         views = {}
         for engine, (state, latencies) in zip(engines, answers, strict=True):
             seconds = [float(value) for value in latencies]
             latency = round(statistics.median(seconds) * 1000) if seconds else None
             views[engine] = EngineView(state, latency)
-        return views
+        return 0, views
 
     async def was_returned(self, urls: Sequence[str]) -> bool:
         if not urls:
