@@ -70,7 +70,6 @@ class FallbackStore:
         self._deferred: list[EngineOutcome] = []
         self._wake = anyio.Event()
         self._drained = anyio.Event()
-        self._drained.set()
         self._closing = False
         self._writer: contextlib.AsyncExitStack | None = None
 
@@ -82,7 +81,9 @@ class FallbackStore:
                 await self._store.store_answers()
         except Exception as exc:
             self._failed(exc)
-        self._closing = False
+        # made in the event loop that enters, as is the writer
+        self._wake, self._drained, self._closing = anyio.Event(), anyio.Event(), False
+        self._drained.set()
         self._writer = contextlib.AsyncExitStack()
         group = await self._writer.enter_async_context(anyio.create_task_group())
         group.start_soon(self._write_deferred)
@@ -102,7 +103,11 @@ class FallbackStore:
             self._wake = anyio.Event()
             while self._deferred:
                 batch, self._deferred = self._deferred, []
-                await self._run("settle", batch, ())
+                try:
+                    await self._run("settle", batch, ())
+                except Exception:
+                    # memory failing is a bug; it must not take the replica's task down
+                    log.exception("state_write_failed")
             self._drained.set()
             if self._closing:
                 return
@@ -168,7 +173,10 @@ class FallbackStore:
         await self._run("settle", outcomes, returned_urls)
 
     async def flush(self) -> None:
-        await self._drained.wait()
+        if self._writer is None:
+            await anyio.lowlevel.checkpoint()
+        else:
+            await self._drained.wait()
 
     async def abandon_probes(self, leases: Sequence[tuple[str, str | None]]) -> None:
         await self._run("abandon_probes", leases)
