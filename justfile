@@ -23,6 +23,33 @@ redis:
     echo "install Redis 7 (redis-server) or Valkey 8 (valkey-server): the shared-state tests need one" >&2
     exit 1
 
+# valkey-server too (Valkey 8, from Debian's bookworm-backports, which the system's apt
+# sources leave out): the shared-state tests then run against both servers
+valkey:
+    #!/usr/bin/env sh
+    set -e
+    if command -v valkey-server >/dev/null 2>&1; then
+        exit 0
+    fi
+    sources=/etc/apt/sources.list.d/debian.sources
+    if ! command -v apt-get >/dev/null 2>&1 || [ ! -f "$sources" ]; then
+        echo "install Valkey 8 (valkey-server) by hand: this recipe needs Debian's apt" >&2
+        exit 1
+    fi
+    dir=$(mktemp -d)
+    trap 'rm -rf "$dir"' EXIT
+    mkdir -p "$dir/lists/partial"
+    # the first stanza of the system's own Debian sources, for the backports suite only
+    awk 'NF == 0 { exit } /^Suites:/ { print "Suites: bookworm-backports"; next } { print }' \
+        "$sources" > "$dir/backports.sources"
+    mkdir "$dir/parts" && mv "$dir/backports.sources" "$dir/parts/"
+    apt="-o Dir::Etc::sourcelist=- -o Dir::Etc::sourceparts=$dir/parts -o Dir::State::Lists=$dir/lists"
+    apt-get $apt update -qq
+    (cd "$dir" && apt-get $apt -qq download valkey-server valkey-tools)
+    chmod 644 "$dir"/*.deb
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$dir"/valkey-*.deb >/dev/null
+    valkey-server --version
+
 # the MCP server on stdio
 serve *ARGS:
     python -m rypsok serve {{ARGS}}

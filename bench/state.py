@@ -10,9 +10,9 @@ scale past one, and whether restarting the store costs any call its deadline.
    in the middle (and the same run with the store left alone, for the machine's own
    lateness). Goals: 0 unanswered calls; every call within deadline + 300 ms.
 
-    python bench/state.py [--quick] [--rounds N] [--searches N] [--soak N]
+    python bench/state.py [--quick] [--rounds N] [--searches N] [--soak N] [--server NAME]
 
-Needs redis-server (or valkey-server) on PATH, as the tests do (`just redis`).
+Needs redis-server or valkey-server on PATH, as the tests do (`just redis`, `just valkey`).
 Exits 1 if a soak assertion fails.
 """
 
@@ -65,6 +65,7 @@ async def added_latency(data: dict, redis: RedisServer, rounds: int, warmup: int
             "cpu_memory",
             "cpu_store",
             "in_store",
+            "after_answer",
         )
     }
     async with Client(memory) as in_memory, Client(shared) as in_store:
@@ -88,12 +89,19 @@ async def added_latency(data: dict, redis: RedisServer, rounds: int, warmup: int
             cpu, start = time.process_time(), c.clock()
             response = await client.search(QUERY, max_results=20)
             took, cpu = c.clock() - start, time.process_time() - cpu
+            # What the store writes after the answer (its latencies) is finished here, out
+            # of the timing, so that it does not land in the next call's, the other
+            # Client's, time instead.
+            flushed = c.clock()
+            await client.state.flush()
+            after = c.clock() - flushed
             assert response.outcome == "ok" and len(response.results) == 20, response
             if name is not None:
                 times[name].append(took)
                 times[f"cpu_{name}"].append(cpu)
                 if name == "store":
                     times["in_store"].append(waited[0])
+                    times["after_answer"].append(after)
             waited[0] = 0.0
 
         async def status(client, name: str) -> None:
@@ -118,11 +126,21 @@ async def added_latency(data: dict, redis: RedisServer, rounds: int, warmup: int
     return times, fallbacks, redis_cpu
 
 
+def info(redis: RedisServer, section: str) -> dict[str, str]:
+    text = redis.reply("INFO", section).decode()  # type: ignore[union-attr]
+    return dict(line.split(":", 1) for line in text.splitlines() if ":" in line)
+
+
 def store_cpu(redis: RedisServer) -> float:
     """The redis-server's CPU seconds so far (INFO cpu)."""
-    info = redis.reply("INFO", "cpu").decode()  # type: ignore[union-attr]
-    fields = dict(line.split(":", 1) for line in info.splitlines() if ":" in line)
+    fields = info(redis, "cpu")
     return float(fields["used_cpu_user"]) + float(fields["used_cpu_sys"])
+
+
+def server_version(redis: RedisServer) -> str:
+    """Valkey's own version (its redis_version says 7.2.4 for compatibility), or Redis's."""
+    fields = info(redis, "server")
+    return fields.get("valkey_version") or fields["redis_version"]
 
 
 # 2. Two replicas against one
@@ -240,6 +258,7 @@ def main() -> int:
         soak=(int, None, "searches in the soak (default 3000, 400 with --quick)"),
         delay_ms=(int, 20, "each engine's delay before answering"),
         parts=(str, "123", "which parts to run: 1 (added latency), 2 (replicas), 3 (soak)"),
+        server=(str, None, "redis-server or valkey-server (default: the first installed)"),
     )
     rounds = args.rounds or (60 if args.quick else 400)
     searches = args.searches or (120 if args.quick else 600)
@@ -250,9 +269,16 @@ def main() -> int:
     )
     plays = {e: single(answer_play(e, delay_s=args.delay_ms / 1000)) for e in GENERAL_ENGINES}
     ok = True
-    with PlayServer(plays) as server, RedisServer() as redis, tempfile.TemporaryDirectory() as tmp:
+    with (
+        PlayServer(plays) as server,
+        RedisServer(server=args.server) as redis,
+        tempfile.TemporaryDirectory() as tmp,
+    ):
         data = c.config_data(server, GENERAL_ENGINES, search={"max_concurrent": 64})
-        print(f"six engines x 20 results after {args.delay_ms} ms; redis at {redis.binary}")
+        print(
+            f"six engines x 20 results after {args.delay_ms} ms; "
+            f"store: {redis.binary} {server_version(redis)}"
+        )
 
         # 1
         if "1" in args.parts:
@@ -284,6 +310,7 @@ def added_latency_report(data: dict, redis: RedisServer, rounds: int) -> bool:
                 ("search, [state] redis", times["store"]),
                 ("search: added (paired)", paired),
                 ("search: inside plan + settle", times["in_store"]),
+                ("search: written after the answer (flush)", times["after_answer"]),
                 ("engine_status: added (paired)", paired_status),
                 ("search: rypsok CPU, in memory", times["cpu_memory"]),
                 ("search: rypsok CPU added (paired)", paired_cpu),

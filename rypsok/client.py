@@ -212,11 +212,12 @@ class Client:
         """Per-minute windows (rate_limited), then the concurrency limit (busy), then the call.
 
         web_search takes its windows in the round trip that plans its engines
-        (``Store.plan``); a search refused before that point takes them on its own first,
-        so the order of refusals is the same either way.
+        (``Store.plan``), engine_status in the one that reads the states (``Store.views``);
+        a search refused before that point takes them on its own first, so the order of
+        refusals is the same either way.
         """
         windows = self._windows(tool, caller)
-        deferred = tool == "web_search"
+        deferred = tool in ("web_search", "engine_status")
         if not deferred:
             await self._take(windows)
         concurrency = self._concurrency.get(tool)
@@ -240,13 +241,16 @@ class Client:
             return "none"
         return "ok" if await self.state.store_answers() else "unavailable"
 
-    async def _engine_status(self) -> StatusResponse:
-        return StatusResponse(await self.engine_states())
+    async def _engine_status(self, *, windows: Windows = ()) -> StatusResponse:
+        return StatusResponse(await self.engine_states(windows))
 
-    async def engine_states(self) -> list[EngineState]:
-        """Each engine's state now, sorted by id (no per-minute limit: for metrics too)."""
+    async def engine_states(self, windows: Windows = ()) -> list[EngineState]:
+        """Each engine's state now, sorted by id; the per-minute ``windows`` are taken in
+        the same round trip (none for metrics)."""
         engine_ids = sorted(self.config.engines)
-        views = await self.state.views(engine_ids)
+        refused, views = await self.state.views(engine_ids, windows)
+        if refused:
+            raise errors.rate_limited(refused)
         states = []
         for engine_id in engine_ids:
             reason = self.config.engines[engine_id].unusable_reason

@@ -10,6 +10,7 @@ from rypsok.config import Config, config_from_dict
 from rypsok.engines.registry import ENGINE_IDS
 from tests.engine_servers import EngineServer
 from tests.mcp_harness import TRANSPORTS
+from tests.redis_server import installed_servers
 
 
 @pytest.fixture
@@ -68,12 +69,19 @@ def make_config(
     )
 
 
+@pytest.fixture(scope="module", params=installed_servers())
+def store_server(request) -> str:
+    """Each shared-state test runs against every store server installed: redis-server,
+    valkey-server (ids redis-server, valkey-server)."""
+    return request.param
+
+
 @pytest.fixture(scope="module")
-def redis_server():
-    """A real redis-server on a free loopback port, once per module."""
+def redis_server(store_server):
+    """A real redis-server (or valkey-server) on a free loopback port, once per module."""
     from tests.redis_server import RedisServer
 
-    with RedisServer() as server:
+    with RedisServer(server=store_server) as server:
         yield server
 
 

@@ -1,7 +1,9 @@
-"""A real redis-server (or valkey-server) on a free loopback port, started by the tests.
+"""A real redis-server or valkey-server on a free loopback port, started by the tests.
 
-No mock: the shared-state tests run against the server Debian packages (Redis 7).
-``just test`` installs it when it is missing (``just redis``).
+No mock: the shared-state tests run against every server installed of the two,
+Debian's redis-server (Redis 7) and valkey-server (Valkey 8, from bookworm-backports:
+``just valkey``). ``just test`` installs redis-server when neither is there
+(``just redis``); with neither, the tests fail saying what to install.
 """
 
 from __future__ import annotations
@@ -19,11 +21,22 @@ from pathlib import Path
 STARTUP_S = 10.0
 
 
-def server_binary() -> str:
-    found = shutil.which("redis-server") or shutil.which("valkey-server")
+SERVERS = ("redis-server", "valkey-server")
+
+
+def installed_servers() -> list[str]:
+    """The servers on PATH, by name; redis-server alone when there is neither, so that
+    the tests that need one fail and say what to install (they are not skipped)."""
+    return [name for name in SERVERS if shutil.which(name)] or [SERVERS[0]]
+
+
+def server_binary(name: str | None = None) -> str:
+    """The path of ``name`` (by default the first installed of :data:`SERVERS`)."""
+    names = [name] if name else [n for n in SERVERS if shutil.which(n)] or [SERVERS[0]]
+    found = shutil.which(names[0])
     if found is None:
         raise RuntimeError(
-            "redis-server is not installed: run `just redis` (apt-get install -y redis-server), "
+            f"{names[0]} is not installed: run `just redis` (apt-get install -y redis-server), "
             "or install Redis 7 or Valkey 8 and put redis-server or valkey-server on PATH"
         )
     return found
@@ -39,11 +52,17 @@ class RedisServer:
     """``with RedisServer() as redis:`` a server on 127.0.0.1; ``kill``, ``start`` again
     (same port, empty: nothing is saved), ``pause``/``resume`` (SIGSTOP: a hung store).
 
-    ``tls=(cert_file, key_file)`` serves TLS only; ``password`` requires AUTH.
+    ``tls=(cert_file, key_file)`` serves TLS only; ``password`` requires AUTH; ``server``
+    names the binary (redis-server or valkey-server; by default the first installed).
     """
 
-    def __init__(self, tls: tuple[str, str] | None = None, password: str | None = None) -> None:
-        self.binary = server_binary()
+    def __init__(
+        self,
+        tls: tuple[str, str] | None = None,
+        password: str | None = None,
+        server: str | None = None,
+    ) -> None:
+        self.binary = server_binary(server)
         self.port = free_port()
         self.tls = tls
         self.password = password

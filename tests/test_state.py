@@ -19,7 +19,8 @@ from rypsok.config import config_from_dict
 from rypsok.engines.base import RawResult
 from rypsok.metasearch.cache import CacheKey
 from rypsok.state import EngineAsk, EngineOutcome, token_window
-from rypsok.state.fallback import RETRY_AFTER_S, FallbackStore
+from rypsok.state.fallback import MAX_DEFERRED, RETRY_AFTER_S, FallbackStore
+from rypsok.state.memory import MemoryStore
 from rypsok.state.redis import RedisStore
 from tests.conftest import make_config
 from tests.engine_servers import Play, json_play
@@ -238,11 +239,58 @@ async def test_the_latency_window_is_shared_and_holds_twenty(engines, redis):
         assert {e.id: e.latency_ms for e in (await b.engine_status()).engines}["github"] is None
         for n in range(22):
             await a.search(f"q{n}", category="code")
+        await a.state.flush()  # latencies are written after the answer
         latency = {e.id: e.latency_ms for e in (await b.engine_status()).engines}
         mine = {e.id: e.latency_ms for e in (await a.engine_status()).engines}
     assert latency == mine
     assert isinstance(latency["github"], int) and latency["github"] >= 0
     assert redis.command("LLEN", "rypsok:latency:github") == b":20"
+
+
+async def test_only_latencies_wait_until_after_the_answer(engines, redis):
+    """A search whose engines answered with clean breakers leaves only latencies to write:
+    they follow its answer. A failure is in the store before the answer."""
+    plays(engines)
+    config = state_config(engines, redis)
+    async with Client(config) as a:
+        await a.search("clean", category="code")
+        # no checkpoint since the answer: the writer has not run yet
+        assert redis.command("LLEN", "rypsok:latency:github") == b":0"
+        await a.state.flush()
+        assert redis.command("LLEN", "rypsok:latency:github") == b":1"
+        engines.plays["github"] = Play(status=500)
+        await a.search("fails", category="code")
+        assert redis.command("HGET", "rypsok:breaker:github", "f") == b"+1"
+        assert redis.command("LLEN", "rypsok:latency:github") == b":2"
+        # the breaker now holds a failure: the next answer closes it before answering
+        engines.plays["github"] = json_play("github/search.json")
+        await a.search("closes", category="code")
+        assert redis.command("EXISTS", "rypsok:breaker:github") == b":0"
+        await a.search("waits again", category="code")
+        assert redis.command("LLEN", "rypsok:latency:github") == b":3"
+    # leaving async with writes what was waiting
+    assert redis.command("LLEN", "rypsok:latency:github") == b":4"
+    assert a.state.fallbacks == 0
+
+
+async def test_at_most_max_deferred_outcomes_wait(redis):
+    config = config_from_dict({"state": {"url": redis.url(), "timeout_ms": 100}}, env={})
+    clean = EngineOutcome("github", True, latency_s=0.01, clean=True)
+    memory = MemoryStore(config, FakeClock())
+    async with FallbackStore(RedisStore(config), memory, 0.1, FakeClock()) as store:
+        await store.settle([clean] * MAX_DEFERRED, [])
+        assert redis.command("LLEN", "rypsok:latency:github") == b":0"
+        one_more = EngineOutcome("bing", True, latency_s=0.01, clean=True)
+        await store.settle([one_more], [])  # more than may wait: written at once
+        assert redis.command("LLEN", "rypsok:latency:bing") == b":1"
+        await store.flush()
+        assert redis.command("LLEN", "rypsok:latency:github") == b":20"
+        # a probe's outcome or a returned URL never waits
+        await store.settle([EngineOutcome("brave", True, latency_s=0.01, lease="x")], [])
+        assert redis.command("LLEN", "rypsok:latency:brave") == b":1"
+        await store.settle([clean], ["https://example.org/"])
+        assert redis.command("ZCARD", "rypsok:returned-urls") == b":1"
+    assert store.fallbacks == 0
 
 
 def github_answer(*urls: str) -> Play:

@@ -111,9 +111,11 @@ def tls_files(tmp_path_factory) -> dict[str, str]:
     return {**files, "ca": str(folder / "ca.pem"), "stranger": str(folder / "stranger.pem")}
 
 
-async def test_rediss_checks_the_certificate_and_the_host_name(engines, tls_files, monkeypatch):
+async def test_rediss_checks_the_certificate_and_the_host_name(
+    engines, tls_files, monkeypatch, store_server
+):
     plays(engines)
-    with RedisServer(tls=(tls_files["ip"], tls_files["ip_key"])) as server:
+    with RedisServer(tls=(tls_files["ip"], tls_files["ip_key"]), server=store_server) as server:
         config = make_config(
             engines, CODE, cache={"enabled": True}, state={"url": server.url(), "timeout_ms": 100}
         )
@@ -132,7 +134,7 @@ async def test_rediss_checks_the_certificate_and_the_host_name(engines, tls_file
             assert (await stranger.search("untrusted", category="code")).outcome == "ok"
             assert stranger.state.fallbacks > 0
     # a trusted certificate for another name
-    with RedisServer(tls=(tls_files["name"], tls_files["name_key"])) as server:
+    with RedisServer(tls=(tls_files["name"], tls_files["name_key"]), server=store_server) as server:
         config = make_config(engines, CODE, state={"url": server.url(), "timeout_ms": 100})
         monkeypatch.setenv("SSL_CERT_FILE", tls_files["ca"])
         async with Client(config) as wrong_name:
@@ -140,9 +142,9 @@ async def test_rediss_checks_the_certificate_and_the_host_name(engines, tls_file
             assert (await wrong_name.search("wrong name", category="code")).outcome == "ok"
 
 
-async def test_the_password_comes_from_the_named_variable(engines):
+async def test_the_password_comes_from_the_named_variable(engines, store_server):
     plays(engines)
-    with RedisServer(password="correct horse battery") as server:
+    with RedisServer(password="correct horse battery", server=store_server) as server:
         state = {"url": server.url(), "password_env": "STATE_PASSWORD", "timeout_ms": 100}
         right = make_config(
             engines,

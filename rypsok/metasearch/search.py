@@ -108,7 +108,7 @@ class MetaSearch:
             self._observer.engine_request(
                 run.engine, "answered" if run.outcome == "answered" else run.reason, run.latency_s
             )
-        outcomes = self._outcomes(jobs, runs, plan.leases)
+        outcomes = self._outcomes(jobs, runs, plan)
         try:
             response = self._respond(request, cached + asked, notices)
         except errors.ToolError:
@@ -116,7 +116,8 @@ class MetaSearch:
                 await self.state.settle(outcomes, ())
             raise
         # One round trip for the breakers, latencies, cache and the URLs strict mode allows
-        # (kept only when strict mode is on: nothing else reads them).
+        # (kept only when strict mode is on: nothing else reads them). When it holds only
+        # latencies, the shared store writes it after the answer (``state.may_wait``).
         returned = [result.url for result in response.results] if self.config.fetch.strict else []
         # Shielded (and bounded by the store): the engines were asked, so what they did counts
         # even if the caller goes away now; a probe's lease is released here.
@@ -212,10 +213,12 @@ class MetaSearch:
                 plan.jobs.append(candidates[engine_id])
                 if grant.lease is not None:
                     plan.leases[engine_id] = grant.lease
+                if grant.clean:
+                    plan.clean.add(engine_id)
         return plan
 
     def _outcomes(
-        self, jobs: list[EngineJob], runs: dict[str, EngineRun], leases: dict[str, str]
+        self, jobs: list[EngineJob], runs: dict[str, EngineRun], plan: _Plan
     ) -> list[EngineOutcome]:
         """What the state records of each engine asked; answers are cached when it is on."""
         cache_on = self.config.cache.enabled
@@ -230,9 +233,10 @@ class MetaSearch:
                     answered,
                     latency_s=run.latency_s,
                     retry_after_s=run.retry_after_s if run.reason == "rate_limited" else None,
-                    lease=leases.get(run.engine),
+                    lease=plan.leases.get(run.engine),
                     cache_key=job.cache_key if cached else None,
                     results=tuple(run.results) if cached else (),
+                    clean=run.engine in plan.clean,
                 )
             )
         return outcomes
@@ -317,3 +321,5 @@ class _Plan:
     """For each engine skipped for cooldown or rate_limited: when it could be asked."""
     leases: dict[str, str] = field(default_factory=dict)
     """The probe leases this search holds, by engine."""
+    clean: set[str] = field(default_factory=set)
+    """Engines asked whose breaker held nothing (``EngineGrant.clean``)."""

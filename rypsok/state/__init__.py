@@ -11,7 +11,8 @@ process's resources.
 
 The operations are batched by what a call needs (one ``plan`` before the engines, with
 the call's per-minute windows, and one ``settle`` after), so a search costs the shared
-store two round trips.
+store two round trips, and only one before its answer when the settle holds nothing but
+latencies (:func:`may_wait`); engine_status costs one (``views``, with its windows).
 """
 
 from __future__ import annotations
@@ -76,6 +77,9 @@ class EngineGrant:
     results: tuple[RawResult, ...] = ()
     retry_after_ms: int = 0
     lease: str | None = None
+    clean: bool = False
+    """go or probe: the engine's breaker held nothing (no failure counted, not open), so
+    an answer leaves it as it is. False when not known (in memory)."""
 
 
 @dataclass(frozen=True)
@@ -92,6 +96,19 @@ class EngineOutcome:
     cache_key: CacheKey | None = None
     """Where to cache ``results`` (answered and the cache on), else None."""
     results: tuple[RawResult, ...] = ()
+    clean: bool = False
+    """The grant said the breaker held nothing (:attr:`EngineGrant.clean`)."""
+
+
+def may_wait(outcomes: Sequence[EngineOutcome], returned_urls: Sequence[str]) -> bool:
+    """Whether what a search settles may reach the store after its answer: only latencies,
+    of engines that answered with a clean breaker and no probe, nothing to cache and no URL
+    for strict mode. Everything else (a failure, a breaker to close, a probe's lease, a cache
+    entry, a returned URL) is in the store before the answer, so that a call on another
+    replica that follows the answer sees it."""
+    return not returned_urls and all(
+        o.answered and o.clean and o.lease is None and o.cache_key is None for o in outcomes
+    )
 
 
 @dataclass(frozen=True)
@@ -127,15 +144,25 @@ class Store(Protocol):
 
     async def settle(self, outcomes: Sequence[EngineOutcome], returned_urls: Sequence[str]) -> None:
         """Breakers, latency windows and the cache after the engines ran, and the URLs the
-        search returned (what strict mode lets web_fetch read)."""
+        search returned (what strict mode lets web_fetch read). What :func:`may_wait` allows
+        the shared store writes after returning (see :meth:`flush`)."""
+        ...
+
+    async def flush(self) -> None:
+        """Returns once every settle that returned before its writes were done has written
+        them (to the store, or to memory if the store failed)."""
         ...
 
     async def abandon_probes(self, leases: Sequence[tuple[str, str | None]]) -> None:
         """The call carrying these (engine, lease) ended without an answer: next call probes."""
         ...
 
-    async def views(self, engines: Sequence[str]) -> dict[str, EngineView]:
-        """Each engine's breaker state and median latency, for engine_status."""
+    async def views(
+        self, engines: Sequence[str], windows: Windows = ()
+    ) -> tuple[int, dict[str, EngineView]]:
+        """``acquire(windows)``, then, unless it refused, each engine's breaker state and
+        median latency, for engine_status: one round trip. Returns (the refusal's ms or 0,
+        the views)."""
         ...
 
     async def was_returned(self, urls: Sequence[str]) -> bool:

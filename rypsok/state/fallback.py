@@ -6,10 +6,17 @@ answered from memory instead, and the store is left alone for ``RETRY_AFTER_S``:
 operation meanwhile goes straight to memory, so a call pays the bound at most once. The
 first operation after that tries the store again; when it answers, the replica is back
 on the shared state. ``state_store_unavailable`` is logged at most once a minute.
+
+A settle that holds only latencies (``may_wait``) is written after the search answered,
+by one writer task that batches whatever has queued up into one operation (bounded like
+any other). At most ``MAX_DEFERRED`` outcomes wait; past that a settle writes at once.
+Outside ``async with`` there is no writer, and every settle writes at once; leaving
+``async with`` lets the writer finish what is queued, each operation within its bound.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -17,7 +24,15 @@ from typing import Any
 import anyio
 
 from rypsok.limits import Clock
-from rypsok.state import EngineAsk, EngineGrant, EngineOutcome, EngineView, Store, Windows
+from rypsok.state import (
+    EngineAsk,
+    EngineGrant,
+    EngineOutcome,
+    EngineView,
+    Store,
+    Windows,
+    may_wait,
+)
 
 log = logging.getLogger("rypsok.state")
 
@@ -26,6 +41,8 @@ RETRY_AFTER_S = 1.0
 LOG_EVERY_S = 60.0
 WARM_UP_S = 1.0
 """At start-up (no call waits yet) the first connection may take this long."""
+MAX_DEFERRED = 240
+"""Engine outcomes (forty searches of six engines) that may wait for the writer."""
 
 
 class FallbackStore:
@@ -50,6 +67,11 @@ class FallbackStore:
         self.fallbacks = 0
         """Operations answered from memory because the store failed or was being left
         alone: a counter for the operator's metrics."""
+        self._deferred: list[EngineOutcome] = []
+        self._wake = anyio.Event()
+        self._drained = anyio.Event()
+        self._closing = False
+        self._writer: contextlib.AsyncExitStack | None = None
 
     async def __aenter__(self) -> FallbackStore:
         await self._store.__aenter__()
@@ -59,10 +81,36 @@ class FallbackStore:
                 await self._store.store_answers()
         except Exception as exc:
             self._failed(exc)
+        # made in the event loop that enters, as is the writer
+        self._wake, self._drained, self._closing = anyio.Event(), anyio.Event(), False
+        self._drained.set()
+        self._writer = contextlib.AsyncExitStack()
+        group = await self._writer.enter_async_context(anyio.create_task_group())
+        group.start_soon(self._write_deferred)
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
+        writer, self._writer = self._writer, None
+        if writer is not None:
+            self._closing = True
+            self._wake.set()
+            await writer.aclose()
         await self._store.__aexit__(*exc_info)
+
+    async def _write_deferred(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake = anyio.Event()
+            while self._deferred:
+                batch, self._deferred = self._deferred, []
+                try:
+                    await self._run("settle", batch, ())
+                except Exception:
+                    # memory failing is a bug; it must not take the replica's task down
+                    log.exception("state_write_failed")
+            self._drained.set()
+            if self._closing:
+                return
 
     @property
     def using_memory(self) -> bool:
@@ -110,13 +158,33 @@ class FallbackStore:
         return await self._run("plan", asks, windows)
 
     async def settle(self, outcomes: Sequence[EngineOutcome], returned_urls: Sequence[str]) -> None:
+        if (
+            self._writer is not None
+            and not self._closing
+            and not self.using_memory
+            and len(self._deferred) + len(outcomes) <= MAX_DEFERRED
+            and may_wait(outcomes, returned_urls)
+        ):
+            if outcomes:
+                self._deferred.extend(outcomes)
+                self._drained = anyio.Event()
+                self._wake.set()
+            return
         await self._run("settle", outcomes, returned_urls)
+
+    async def flush(self) -> None:
+        if self._writer is None:
+            await anyio.lowlevel.checkpoint()
+        else:
+            await self._drained.wait()
 
     async def abandon_probes(self, leases: Sequence[tuple[str, str | None]]) -> None:
         await self._run("abandon_probes", leases)
 
-    async def views(self, engines: Sequence[str]) -> dict[str, EngineView]:
-        return await self._run("views", engines)
+    async def views(
+        self, engines: Sequence[str], windows: Windows = ()
+    ) -> tuple[int, dict[str, EngineView]]:
+        return await self._run("views", engines, windows)
 
     async def was_returned(self, urls: Sequence[str]) -> bool:
         return await self._run("was_returned", urls)

@@ -110,7 +110,8 @@ PLAN = (
 -- KEYS: cache index, the call's windows, then per engine: cache entry, budget window,
 -- breaker, lease. ARGV: token, lease_ms, window count, each window's limit, then per
 -- engine: rate_per_minute, use_cache (1 or 0). Returns {0, per engine {decision,
--- cached value or retry ms}}, or {ms until the full window has room, {}}.
+-- cached value, retry ms, or for go and probe '1' when the breaker is clean}}, or {ms
+-- until the full window has room, {}}.
 local token, lease_ms, windows = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 local refused = take_windows(2, windows, 4, token)
 if refused > 0 then return {refused, {}} end
@@ -132,7 +133,8 @@ for i = 1, (#KEYS - k) / 4 do
     end
     if decision ~= 'rate_limited' and decision ~= 'cooldown' then
       window_take(window, token)
-      answers[i] = {decision, ''}
+      -- '1': the breaker holds nothing, so an answer would leave it as it is
+      answers[i] = {decision, redis.call('EXISTS', breaker) == 0 and '1' or ''}
     else
       local open_until = tonumber(redis.call('HGET', breaker, 'o')) or now
       local cooldown_ms = math.max(0, open_until - now)
@@ -197,20 +199,29 @@ return 1
 """
 )
 
-VIEWS = """
--- KEYS per engine: lease, breaker, latency. Returns per engine {state, {latency_s...}}.
+VIEWS = (
+    PRELUDE
+    + """
+-- KEYS: the call's windows, then per engine: lease, breaker, latency. ARGV: token, window
+-- count, each window's limit. Returns {0, per engine {state, {latency_s...}}}, or {ms
+-- until the full window has room, {}}.
+local windows = tonumber(ARGV[2])
+local refused = take_windows(1, windows, 3, ARGV[1])
+if refused > 0 then return {refused, {}} end
 local views = {}
-for i = 1, #KEYS / 3 do
+for i = 1, (#KEYS - windows) / 3 do
+  local lease, breaker = KEYS[windows + 3*i - 2], KEYS[windows + 3*i - 1]
   local state = 'closed'
-  if redis.call('EXISTS', KEYS[3*i-2]) == 1 then
+  if redis.call('EXISTS', lease) == 1 then
     state = 'half_open'
-  elseif redis.call('HEXISTS', KEYS[3*i-1], 'o') == 1 then
+  elseif redis.call('HEXISTS', breaker, 'o') == 1 then
     state = 'open'
   end
-  views[i] = {state, redis.call('LRANGE', KEYS[3*i], 0, -1)}
+  views[i] = {state, redis.call('LRANGE', KEYS[windows + 3*i], 0, -1)}
 end
-return views
+return {0, views}
 """
+)
 
 ABANDON = """
 -- KEYS: leases; ARGV: the tokens this call holds. Releases only its own.

@@ -105,12 +105,20 @@ class MemoryStore:
         while len(self._returned_urls) > RETURNED_URLS_KEPT:
             self._returned_urls.popitem(last=False)
 
+    async def flush(self) -> None:
+        pass
+
     async def abandon_probes(self, leases: Sequence[tuple[str, str | None]]) -> None:
         for engine, _lease in leases:
             self.health(engine).abandon_probe()
 
-    async def views(self, engines: Sequence[str]) -> dict[str, EngineView]:
-        return {
+    async def views(
+        self, engines: Sequence[str], windows: Windows = ()
+    ) -> tuple[int, dict[str, EngineView]]:
+        refused = await self.acquire(windows)
+        if refused:
+            return refused, {}
+        return 0, {
             engine: EngineView(self.health(engine).state, self.health(engine).latency_ms())
             for engine in engines
         }

@@ -2,7 +2,8 @@
 
 The client is coredis (AnyIO-native, so it runs on the Trio backend). Each operation is
 one Lua script (``lua.py``), atomic on the server, so a search costs two round trips:
-``plan`` (its per-minute windows, then its engines) and ``settle``. Errors are raised as they come; bounding each
+``plan`` (its per-minute windows, then its engines) and ``settle``; engine_status one
+(``views``, with its windows). Errors are raised as they come; bounding each
 operation and falling back to memory is :class:`~rypsok.state.fallback.FallbackStore`'s
 job. Inside ``async with`` one connection pool serves every call; outside it (the
 library's module-level functions) each operation opens its own connection.
@@ -21,6 +22,7 @@ Keys, all under ``rypsok:``::
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import logging
 import ssl
@@ -30,7 +32,7 @@ from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 import coredis
-from coredis.commands.script import Script
+from coredis.exceptions import NoScriptError
 from coredis.retry import NoRetryPolicy
 
 from rypsok.config import Config
@@ -57,11 +59,18 @@ MAX_CONNECTIONS = 16
 logging.getLogger("coredis").addHandler(logging.NullHandler())
 logging.getLogger("coredis").propagate = False
 
-_ACQUIRE = Script(script=lua.ACQUIRE)
-_PLAN = Script(script=lua.PLAN)
-_SETTLE = Script(script=lua.SETTLE)
-_VIEWS = Script(script=lua.VIEWS, readonly=True)
-_ABANDON = Script(script=lua.ABANDON)
+
+class _Script:
+    def __init__(self, source: str):
+        self.source = source
+        self.sha = hashlib.sha1(source.encode()).hexdigest()
+
+
+_ACQUIRE = _Script(lua.ACQUIRE)
+_PLAN = _Script(lua.PLAN)
+_SETTLE = _Script(lua.SETTLE)
+_VIEWS = _Script(lua.VIEWS)
+_ABANDON = _Script(lua.ABANDON)
 
 
 def _key(*parts: str) -> str:
@@ -76,6 +85,16 @@ def decode_results(text: str) -> tuple[RawResult, ...]:
     return tuple(
         RawResult(title, url, snippet, date) for title, url, snippet, date in json.loads(text)
     )
+
+
+async def _send(redis: coredis.Redis[str], words: Sequence[str | int]) -> Any:
+    """One command straight on a pooled connection: coredis's connection, packer and parser
+    without its per-command layers (request objects that copy the arguments, the retry
+    policy, telemetry), which cost more CPU than the round trip itself."""
+    async with redis.connection_pool.acquire() as connection:
+        # released before the reply is awaited: the connection is multiplexed
+        request = connection.create_request(str(words[0]).encode(), *words[1:], decode=True)
+    return await request
 
 
 class RedisStore:
@@ -128,13 +147,27 @@ class RedisStore:
         async with self._client() as redis:
             yield redis
 
+    async def _command(self, *words: str | int) -> Any:
+        async with self._connection() as redis:
+            return await _send(redis, words)
+
+    async def _eval(self, script: _Script, keys: Sequence[str], args: Sequence[str | int]) -> Any:
+        """EVALSHA, loading the script when the server does not know it (its first use, or
+        a store that restarted empty)."""
+        words = ("EVALSHA", script.sha, len(keys), *keys, *args)
+        async with self._connection() as redis:
+            try:
+                return await _send(redis, words)
+            except NoScriptError:
+                await _send(redis, ("SCRIPT", "LOAD", script.source))
+                return await _send(redis, words)
+
     async def acquire(self, windows: Windows) -> int:
         if not windows:
             return 0
         keys = [_key("window", name) for name, _ in windows]
         args = [uuid.uuid4().hex, *(limit for _, limit in windows)]
-        async with self._connection() as redis:
-            return int(await _ACQUIRE(keys, args, client=redis))
+        return int(await self._eval(_ACQUIRE, keys, args))
 
     async def plan(
         self, asks: Sequence[EngineAsk], windows: Windows = ()
@@ -153,8 +186,7 @@ class RedisStore:
                 _key("probe", ask.engine),
             ]
             args += [ask.rate_per_minute, 1 if ask.cache_key else 0]
-        async with self._connection() as redis:
-            refused, answers = await _PLAN(keys, args, client=redis)
+        refused, answers = await self._eval(_PLAN, keys, args)
         if refused:
             return int(refused), []
         grants = []
@@ -163,7 +195,7 @@ class RedisStore:
                 grants.append(EngineGrant(ask.engine, "cached", results=decode_results(payload)))
             elif decision in ("go", "probe"):
                 lease = token if decision == "probe" else None
-                grants.append(EngineGrant(ask.engine, decision, lease=lease))
+                grants.append(EngineGrant(ask.engine, decision, lease=lease, clean=payload == "1"))
             else:
                 grants.append(EngineGrant(ask.engine, decision, retry_after_ms=int(payload)))
         return 0, grants
@@ -199,42 +231,43 @@ class RedisStore:
                 encode_results(outcome.results) if entry else "",
             ]
         args += list(dict.fromkeys(returned_urls))
-        async with self._connection() as redis:
-            await _SETTLE(keys, args, client=redis)
+        await self._eval(_SETTLE, keys, args)
+
+    async def flush(self) -> None:
+        pass
 
     async def abandon_probes(self, leases: Sequence[tuple[str, str | None]]) -> None:
         held = [(engine, lease) for engine, lease in leases if lease]
         if not held:
             return
-        async with self._connection() as redis:
-            await _ABANDON(
-                [_key("probe", engine) for engine, _ in held],
-                [lease for _, lease in held],
-                client=redis,
-            )
+        await self._eval(
+            _ABANDON, [_key("probe", engine) for engine, _ in held], [lease for _, lease in held]
+        )
 
-    async def views(self, engines: Sequence[str]) -> dict[str, EngineView]:
-        if not engines:
-            return {}
-        keys = []
+    async def views(
+        self, engines: Sequence[str], windows: Windows = ()
+    ) -> tuple[int, dict[str, EngineView]]:
+        if not engines and not windows:
+            return 0, {}
+        keys = [_key("window", name) for name, _ in windows]
         for engine in engines:
             keys += [_key("probe", engine), _key("breaker", engine), _key("latency", engine)]
-        async with self._connection() as redis:
-            answers = await _VIEWS(keys, [], client=redis)
+        args = [uuid.uuid4().hex, len(windows), *(limit for _, limit in windows)]
+        refused, answers = await self._eval(_VIEWS, keys, args)
+        if refused:
+            return int(refused), {}
         views = {}
         for engine, (state, latencies) in zip(engines, answers, strict=True):
             seconds = [float(value) for value in latencies]
             latency = round(statistics.median(seconds) * 1000) if seconds else None
             views[engine] = EngineView(state, latency)
-        return views
+        return 0, views
 
     async def was_returned(self, urls: Sequence[str]) -> bool:
         if not urls:
             return False
-        async with self._connection() as redis:
-            scores = await redis.zmscore(_key("returned-urls"), list(urls))
+        scores = await self._command("ZMSCORE", _key("returned-urls"), *urls)
         return any(score is not None for score in scores)
 
     async def store_answers(self) -> bool:
-        async with self._connection() as redis:
-            return bool(await redis.ping())
+        return await self._command("PING") == "PONG"
