@@ -112,7 +112,8 @@ def test_a_secret_in_a_parameter_name_is_never_echoed(before, token, after):
     assert_bounded(error)
     assert token not in error.message and token[:12] not in error.message
     assert token[4:12] not in error.detail["parameter"]
-    assert "***" in error.message
+    # the mask is shown whole, unless the quote was cut before it (a long escaped prefix)
+    assert "***" in error.message or (errors.ELLIPSIS in error.message and "*" not in error.message)
 
 
 @given(st.text(max_size=1000), st.text(max_size=100))

@@ -20,10 +20,10 @@ from rypsok.errors import ToolError
 from rypsok.webfetch.extract import (
     MAX_ATTRIBUTES_PER_ELEMENT,
     Extracted,
-    _parse,
     decode_html,
     extract_html,
 )
+from rypsok.webfetch.extract.tree import parse
 from rypsok.webfetch.page import RawPage, build_response
 from tests import commonmark
 
@@ -156,7 +156,7 @@ def test_any_bytes_in_any_charset_decode_and_extract(body, charset):
 @SETTINGS
 @given(documents)
 def test_no_tag_reaches_the_parser_with_more_attributes_than_the_bound(document):
-    root, _, _ = _parse(document)
+    root, _, _ = parse(document)
     if root is not None:
         assert max(len(element.attrib) for element in root.iter()) <= MAX_ATTRIBUTES_PER_ELEMENT
 

@@ -59,7 +59,9 @@ def quote(caller_text: str, limit: int) -> str:
     if room < len(ELLIPSIS):
         raise ValueError("a quote needs room for its quotes and an ellipsis")
     masked, more = _masked_head(caller_text)
-    pieces = [_escaped(ch) for ch in masked]
+    pieces = [
+        piece for run in masked.split(secrets.MASK) for piece in (secrets.MASK, *map(_escaped, run))
+    ][1:]  # a mask is one piece: a cut quote shows all of it or none, never "**"
     if not more and sum(map(len, pieces)) <= room:
         return "'" + "".join(pieces) + "'"
     kept: list[str] = []

@@ -13,7 +13,6 @@ import re
 
 import pytest
 
-from rypsok.webfetch import extract as extract_module
 from rypsok.webfetch.extract import (
     MAX_ATTRIBUTES,
     MAX_ATTRIBUTES_PER_ELEMENT,
@@ -23,6 +22,7 @@ from rypsok.webfetch.extract import (
     decode_html,
     extract_html,
 )
+from rypsok.webfetch.extract.tree import parse
 from tests import commonmark
 
 BASE = "https://example.org/news/story.html"
@@ -734,7 +734,7 @@ def test_attributes_past_the_per_element_bound_are_dropped():
 def test_the_attribute_bound_reads_tags_as_the_parser_does(tag):
     # 150 + 150 attributes in one start tag, written in ways a tokenizer can misread
     html = tag.format(attributes(150, "=v"), " ".join(f"b{i}" for i in range(150)))
-    root, partial, _ = extract_module._parse(f"<html><body>{html}text</div></body></html>")
+    root, partial, _ = parse(f"<html><body>{html}text</div></body></html>")
     counts = [len(element.attrib) for element in root.iter()]
     assert max(counts) == MAX_ATTRIBUTES_PER_ELEMENT
     assert partial is True

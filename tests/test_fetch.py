@@ -19,8 +19,9 @@ from rypsok.config import Config, FetchConfig
 from rypsok.errors import ToolError
 from rypsok.model import FetchResponse
 from rypsok.webfetch import fetcher as fetcher_module
-from rypsok.webfetch.fetcher import Fetcher, media_type_of, retry_after_ms, returned_in
-from rypsok.webfetch.page import decode_text, page
+from rypsok.webfetch.extract import decode_text
+from rypsok.webfetch.fetcher import Fetcher, returned_in
+from rypsok.webfetch.page import media_type_of, page, retry_after_ms
 from rypsok.webfetch.resolver import StaticResolver
 from tests.fetch_servers import (
     REFUSED_SCHEME_TARGETS,

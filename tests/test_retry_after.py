@@ -10,7 +10,7 @@ import pytest
 
 from rypsok.engines.base import retry_after_seconds
 from rypsok.net.retry_after import read_retry_after
-from rypsok.webfetch.fetcher import retry_after_ms
+from rypsok.webfetch.page import retry_after_ms
 
 NOW = dt.datetime(2026, 10, 21, 7, 27, 0, tzinfo=dt.UTC)
 

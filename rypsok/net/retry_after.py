@@ -3,7 +3,7 @@
 The header holds delta-seconds (ASCII digits) or an HTTP date. The two callers differ only
 in what they do with it: an engine's rate limit waits for either
 (:func:`rypsok.engines.base.retry_after_seconds`); a fetch passes on whole seconds up to
-an hour and ignores a date, as the spec asks (:func:`rypsok.webfetch.fetcher.retry_after_ms`).
+an hour and ignores a date, as the spec asks (:func:`rypsok.webfetch.page.retry_after_ms`).
 """
 
 from __future__ import annotations

@@ -20,7 +20,6 @@ from urllib.parse import urljoin
 
 import anyio
 import httpx
-from w3lib.encoding import http_content_type_encoding
 
 from rypsok import bounds, errors, validate
 from rypsok.config import Config
@@ -35,10 +34,16 @@ from rypsok.net.body import (
     read_body,
 )
 from rypsok.net.egress import EgressPolicy
-from rypsok.net.retry_after import read_retry_after
 from rypsok.net.url import FetchURL, URLError, read_url, upgrade_to_https
 from rypsok.version import USER_AGENT
-from rypsok.webfetch.page import HTML_TYPES, TEXT_TYPES, RawPage, build_response
+from rypsok.webfetch.page import (
+    HTML_TYPES,
+    TEXT_TYPES,
+    RawPage,
+    build_response,
+    media_type_of,
+    retry_after_ms,
+)
 from rypsok.webfetch.policy import check_scheme, literal_refusal
 from rypsok.webfetch.resolver import ResolutionFailed, Resolver, SystemResolver
 from rypsok.webfetch.robots import (
@@ -55,29 +60,11 @@ from rypsok.webfetch.worker import WorkerFailed, WorkerPool
 log = logging.getLogger("rypsok.webfetch")
 
 EXTRACTION_S = 1.0
-MAX_RETRY_AFTER_S = 3600
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
-NO_CONTENT_TYPE = "application/octet-stream"  # RFC 9110 section 8.3: what a recipient may assume
 ACCEPT = "text/html,application/xhtml+xml,text/markdown;q=0.9,text/plain;q=0.9,*/*;q=0.1"
 
 # The children that read pages, shared by every Fetcher of the process (like a thread pool).
 _READERS = WorkerPool(preload=("rypsok.webfetch.page",))
-
-
-def media_type_of(content_type: str | None) -> tuple[str, str | None]:
-    """``(media type, charset)`` from a Content-Type header; none means application/octet-stream."""
-    if content_type is None:
-        return NO_CONTENT_TYPE, None
-    media_type = content_type.split(";", 1)[0].strip().lower()
-    return media_type, http_content_type_encoding(content_type)
-
-
-def retry_after_ms(value: str | None) -> int | None:
-    """Retry-After as milliseconds when it is whole seconds up to 3600; a date is ignored."""
-    seconds = read_retry_after(value)
-    if seconds is None or seconds > MAX_RETRY_AFTER_S:
-        return None
-    return int(seconds) * 1000
 
 
 @contextlib.contextmanager

@@ -1,4 +1,5 @@
-"""A fetched page's content: extraction, cleaning and paging, pure (no I/O, no clock).
+"""A fetched page's content: extraction, cleaning and paging, and the readings of its
+headers (media type and charset, Retry-After); pure (no I/O, no clock).
 
 The fetcher (the I/O shell) reads the page and runs :func:`build_response` in a child
 process (:mod:`rypsok.webfetch.worker`), which imports this module and what it imports:
@@ -10,16 +11,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from w3lib.encoding import read_bom, resolve_encoding
+from w3lib.encoding import http_content_type_encoding
 
 from rypsok import errors
 from rypsok.hygiene.instructions import is_instruction_like
 from rypsok.hygiene.text import clean_content, clean_title
 from rypsok.model import FetchResponse, Notice, Notices
-from rypsok.webfetch.extract import decode_html, extract_html
+from rypsok.net.retry_after import read_retry_after
+from rypsok.webfetch.extract import decode_html, decode_text, extract_html
 
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
 TEXT_TYPES = frozenset({"text/plain", "text/markdown"})
+NO_CONTENT_TYPE = "application/octet-stream"  # RFC 9110 section 8.3: what a recipient may assume
+MAX_RETRY_AFTER_S = 3600
 
 
 @dataclass(frozen=True)
@@ -65,23 +69,6 @@ def build_response(raw: RawPage, start_char: int, max_chars: int) -> FetchRespon
     )
 
 
-def decode_text(body: bytes, charset: str | None) -> str:
-    """Plain text or Markdown: the header's charset, then a BOM, then UTF-8 if valid, else
-    windows-1252 (DECISIONS.md, Charset)."""
-    encoding = resolve_encoding(charset) if charset else None
-    bom_encoding, bom = read_bom(body)
-    if encoding is None and bom_encoding is not None:
-        encoding = bom_encoding
-    if encoding is not None:
-        if bom and resolve_encoding(bom_encoding) == resolve_encoding(encoding):
-            body = body[len(bom) :]
-        return body.decode(encoding, errors="replace")
-    try:
-        return body.decode("utf-8")
-    except UnicodeDecodeError:
-        return body.decode("cp1252", errors="replace")
-
-
 def page(content: str, start_char: int, max_chars: int) -> tuple[str, bool, int | None]:
     """``(text, truncated, next_start_char)`` for ``max_chars`` characters from ``start_char``.
 
@@ -96,3 +83,19 @@ def page(content: str, start_char: int, max_chars: int) -> tuple[str, bool, int 
     if end < len(content):
         return text, True, end
     return text, False, None
+
+
+def media_type_of(content_type: str | None) -> tuple[str, str | None]:
+    """``(media type, charset)`` from a Content-Type header; none means application/octet-stream."""
+    if content_type is None:
+        return NO_CONTENT_TYPE, None
+    media_type = content_type.split(";", 1)[0].strip().lower()
+    return media_type, http_content_type_encoding(content_type)
+
+
+def retry_after_ms(value: str | None) -> int | None:
+    """Retry-After as milliseconds when it is whole seconds up to 3600; a date is ignored."""
+    seconds = read_retry_after(value)
+    if seconds is None or seconds > MAX_RETRY_AFTER_S:
+        return None
+    return int(seconds) * 1000

@@ -1,0 +1,286 @@
+"""Inside the chosen content: what to leave out (boilerplate by name, readability's
+conditional cleaning, a heading that repeats the title, a second copy of a block). Nothing
+is removed from the tree: the sets say what the renderer skips."""
+
+from __future__ import annotations
+
+from itertools import islice
+
+from lxml import etree
+
+from rypsok.webfetch.extract.document import BLOCK_TAGS, HEADINGS, text_of
+from rypsok.webfetch.extract.names import KEPT_WHATEVER_NAMED, Names
+from rypsok.webfetch.extract.readability import Metrics
+
+# indexes into _Stats.counts
+_N_TEXT, _N_LINKS, _N_COMMAS, _N_PARAGRAPHS, _N_IMAGES, _N_ITEMS, _N_HEADINGS, _N_CODE = range(8)
+_N_BLOCK_CHILD, _N_TEXT_BLOCKS = 8, 9
+
+
+class _Stats:
+    """Counts over a main-content subtree for readability's conditional cleaning (text,
+    linked text, commas, paragraphs, images, list items, heading text, code elements),
+    leaving out the subtrees already dropped, and taken once: each element is judged by
+    what it held when the conditional cleaning started.
+
+    The paragraph count is of ``<p>`` elements; in an article written without them (text
+    in ``<div>`` and ``<br>``) it counts blocks holding 25+ characters and no nested block.
+    """
+
+    __slots__ = ("counts",)
+
+    def __init__(self, top: etree._Element, dropped: set[etree._Element]) -> None:
+        counts: dict[etree._Element, list[int]] = {}
+        block_tags = BLOCK_TAGS
+        queried = _CONDITIONAL_TAGS | {"p"}
+        stack: list[list[int] | None] = []  # the counts of each open element
+        walker = etree.iterwalk(top, events=("start", "end"))
+        for event, element in walker:
+            if event == "start":
+                if element in dropped:
+                    walker.skip_subtree()
+                    stack.append(None)
+                    continue
+                own = element.text
+                if own:
+                    stack.append([len(own.strip()), 0, own.count(","), 0, 0, 0, 0, 0, 0, 0])
+                else:
+                    stack.append([0, 0, 0, 0, 0, 0, 0, 0, 0, 0])
+                continue
+            mine = stack.pop()
+            theirs = stack[-1] if stack else None
+            if mine is None:  # dropped: only the text after it stays
+                tail = element.tail
+                if tail and theirs is not None:
+                    theirs[_N_TEXT] += len(tail.strip())
+                    theirs[_N_COMMAS] += tail.count(",")
+                continue
+            tag = element.tag
+            if tag == "a":
+                mine[_N_LINKS] = mine[_N_TEXT]
+            elif tag == "img":
+                mine[_N_IMAGES] += 1
+            elif tag == "li":
+                mine[_N_ITEMS] += 1
+            elif tag in HEADINGS:
+                mine[_N_HEADINGS] = mine[_N_TEXT]
+            elif tag == "pre" or tag == "code":
+                mine[_N_CODE] += 1
+            elif tag == "p":
+                mine[_N_PARAGRAPHS] += 1
+            if tag in block_tags and mine[_N_TEXT] >= 25 and not mine[_N_BLOCK_CHILD]:
+                mine[_N_TEXT_BLOCKS] += 1
+            if tag in queried or theirs is None:
+                counts[element] = mine
+            if theirs is None:
+                continue
+            tail = element.tail
+            if tail:
+                theirs[_N_TEXT] += len(tail.strip())
+                theirs[_N_COMMAS] += tail.count(",")
+            if tag in block_tags:
+                theirs[_N_BLOCK_CHILD] = 1
+            theirs[0] += mine[0]
+            theirs[1] += mine[1]
+            theirs[2] += mine[2]
+            if mine[3] or mine[4] or mine[5] or mine[6] or mine[7] or mine[9]:
+                theirs[3] += mine[3]
+                theirs[4] += mine[4]
+                theirs[5] += mine[5]
+                theirs[6] += mine[6]
+                theirs[7] += mine[7]
+                theirs[9] += mine[9]
+        if counts[top][_N_PARAGRAPHS] < 3:  # no <p>: count blocks of text
+            for found in counts.values():
+                found[_N_PARAGRAPHS] = found[_N_TEXT_BLOCKS]
+        self.counts = counts
+
+    def get(self, element: etree._Element, index: int) -> int:
+        found = self.counts.get(element)
+        return found[index] if found is not None else 0
+
+
+_CONDITIONAL_TAGS = frozenset({"div", "section", "ul", "ol", "table", "form", "fieldset", "dl"})
+
+
+def named_boilerplate(
+    main: etree._Element, core: etree._Element, names: Names, holders: set
+) -> set[etree._Element]:
+    """The elements inside the main content named like boilerplate (comments, share bars,
+    related links, captions...) and the figure captions. The core candidate and its
+    ancestors stay whatever their names, and so does what holds the article."""
+    dropped: set[etree._Element] = set(main.iterdescendants("figcaption"))
+    protected = {core, *core.iterancestors()}
+    for element in main.iterdescendants(etree.Element):
+        judgement = names.judge(element)
+        if not judgement.droppable:
+            continue
+        if element in protected or element in holders or element.tag in KEPT_WHATEVER_NAMED:
+            continue
+        if not any(True for _ in element.iterancestors("pre", "code")):
+            dropped.add(element)
+    return dropped
+
+
+def clean_main(
+    main: etree._Element,
+    core: etree._Element,
+    names: Names,
+    holders: set,
+    named: set[etree._Element],
+) -> set[etree._Element]:
+    """What readability's conditional cleaning drops inside the main content, besides the
+    ``named`` boilerplate: elements by link density and by the ratio of paragraphs to
+    images and list items, and paragraphs and lists that are mostly links. The core
+    candidate and its ancestors stay.
+
+    Nothing is removed from the tree, so the page can still be rendered whole."""
+    dropped: set[etree._Element] = set()
+    protected = {core, *core.iterancestors()}
+    stats = _Stats(main, named)
+    most = stats.get(main, _N_TEXT) / 2
+    sections = _section_kinds(core, main)
+    for element in reversed(list(main.iter(*_CONDITIONAL_TAGS))):
+        if element is main or element in protected or element not in stats.counts:
+            continue
+        if stats.get(element, _N_TEXT) > most and stats.get(element, _N_LINKS) < most / 5:
+            continue  # it holds most of the article
+        if (element.tag, element.get("class")) in sections and _starts_with_a_heading(element):
+            continue  # a section of the document, like the one holding the core
+        if _should_drop(element, stats, names):
+            dropped.add(element)
+    for element in main.iter("p", "ul", "ol"):
+        length = stats.get(element, _N_TEXT)
+        if length and stats.get(element, _N_LINKS) / length >= 0.7:
+            dropped.add(element)
+    return dropped
+
+
+def _section_kinds(core: etree._Element, main: etree._Element) -> set[tuple[str, str | None]]:
+    """The tag and class of the sections that hold the core or are its children
+    (docutils' ``div.section``, ``<section>``): a nested section of the same kind is a part
+    of the same document, however many cross-reference links it holds."""
+    kinds = set()
+    for element in (*core.iterchildren(etree.Element), core, *core.iterancestors()):
+        is_section = element.tag == "section" or (element.tag == "div" and element.get("class"))
+        if is_section and _starts_with_a_heading(element):
+            kinds.add((element.tag, element.get("class")))
+        if element is main:
+            break
+    return kinds
+
+
+def _starts_with_a_heading(element: etree._Element) -> bool:
+    first = next(element.iterchildren(etree.Element), None)
+    return first is not None and first.tag in HEADINGS
+
+
+def repeated_copies(
+    main: list[etree._Element], metrics: Metrics, dropped: set[etree._Element]
+) -> set[etree._Element]:
+    """The blocks whose text repeats, word for word, that of a nearby earlier block (their
+    closest common ancestor at most _COPY_NEAR levels up): responsive layouts put a second
+    copy of a description or of a whole product panel beside the first for small screens,
+    and a stylesheet shows one of the two. Only blocks of _COPY_MIN characters or more
+    count, and text repeated far apart (a parameter described under two API methods, a
+    quoted post) stays."""
+    by_length: dict[int, list[etree._Element]] = {}
+    for top in main:
+        walker = etree.iterwalk(top, events=("start",), tag=_COPY_TAGS)
+        for _, element in walker:
+            if element in dropped:
+                walker.skip_subtree()
+                continue
+            length = metrics.text(element)
+            if length >= _COPY_MIN:
+                by_length.setdefault(length, []).append(element)
+    copies: set[etree._Element] = set()
+    for elements in by_length.values():
+        if len(elements) < 2:
+            continue
+        first_of: dict[str, etree._Element] = {}
+        for element in elements:
+            text = text_of(element)
+            first = first_of.setdefault(text, element)
+            if first is not element and _near(first, element):
+                copies.add(element)
+    return copies
+
+
+def _near(first: etree._Element, later: etree._Element) -> bool:
+    """Whether neither holds the other and their closest common ancestor is at most
+    _COPY_NEAR levels above each."""
+    above_first = list(islice(first.iterancestors(), _COPY_NEAR))
+    if later in above_first:
+        return False
+    for ancestor in islice(later.iterancestors(), _COPY_NEAR):
+        if ancestor is first:
+            return False
+        if ancestor in above_first:
+            return True
+    return False
+
+
+_COPY_MIN = 200
+_COPY_NEAR = 3
+_COPY_TAGS = ("div", "section", "article", "aside", "ul", "ol", "table", "p", "dl", "form")
+
+
+def title_headings(main: list[etree._Element], title: str) -> set[etree._Element]:
+    """The ``<h1>`` elements that repeat the page title (the headline, which is returned
+    on its own)."""
+    dropped = set()
+    title_words = " ".join(title.split())
+    for top in main:
+        for h1 in top.iter("h1"):
+            text = text_of(h1)
+            if text and text in title_words and len(text) * 5 >= len(title_words) * 2:
+                dropped.add(h1)
+    return dropped
+
+
+def _should_drop(element: etree._Element, stats: _Stats, names: Names) -> bool:
+    weight = names.judge(element).weight
+    if weight < 0:
+        return True
+    counts = stats.counts.get(element)
+    if counts is None:
+        return False
+    length, links, commas, paragraphs, images, items, headings, code = counts[:8]
+    if commas >= 10 or (code and links * 2 < length):
+        return False  # prose, or code (readability's rules would drop a short snippet)
+    tag = element.tag
+    is_list = tag in ("ul", "ol", "dl")
+    link_density = links / length if length else 0.0
+    items -= 100
+    heading_density = headings / length if length else 0.0
+    in_figure = any(True for _ in element.iterancestors("figure"))
+    if tag == "table" and _is_data_table(element):
+        return False
+    remove = (
+        (images > 1 and paragraphs / images < 0.5 and not in_figure)
+        or (not is_list and items > paragraphs)
+        or (
+            not is_list
+            and heading_density < 0.9
+            and length < 25
+            and (images == 0 or images > 2)
+            and not in_figure
+        )
+        or (not is_list and weight < 25 and link_density > 0.2)
+        or (weight >= 25 and link_density > 0.5)
+    )
+    if remove and is_list:
+        return not all(
+            len(item) == 1 and item[0].tag == "img" for item in element if item.tag == "li"
+        )
+    return remove
+
+
+def _is_data_table(table: etree._Element) -> bool:
+    if (table.get("role") or "") == "presentation":
+        return False
+    if table.find(".//th") is not None or table.find(".//caption") is not None:
+        return True
+    rows = table.findall(".//tr")
+    return len(rows) >= 2 and any(len(row) >= 2 for row in rows)

@@ -1,0 +1,144 @@
+"""What a document says of itself, and the HTML the readers share: block and heading tags,
+an element's text, the title, the base URL, the body, og:type and JSON-LD declarations, and
+link targets resolved to absolute http(s) URLs."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urljoin
+
+from lxml import etree
+
+BLOCK_TAGS = frozenset(
+    {
+        "address",
+        "article",
+        "aside",
+        "blockquote",
+        "center",
+        "dd",
+        "details",
+        "dialog",
+        "div",
+        "dl",
+        "dt",
+        "fieldset",
+        "figcaption",
+        "figure",
+        "footer",
+        "form",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "header",
+        "hgroup",
+        "hr",
+        "li",
+        "main",
+        "nav",
+        "ol",
+        "p",
+        "pre",
+        "section",
+        "summary",
+        "table",
+        "tbody",
+        "td",
+        "tfoot",
+        "th",
+        "thead",
+        "tr",
+        "ul",
+    }
+)
+
+
+HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
+
+
+def text_of(element: etree._Element) -> str:
+    return " ".join("".join(element.itertext()).split())
+
+
+def title_of(root: etree._Element) -> str:
+    """``<title>``, else og:title, else the first ``<h1>``."""
+    for element in root.iter("title"):
+        if element.getparent() is not None and element.getparent().tag != "svg":
+            text = "".join(element.itertext())
+            if text.strip():
+                return text
+            break
+    for meta in root.iter("meta"):
+        if (meta.get("property") or meta.get("name") or "").lower() == "og:title":
+            content = meta.get("content") or ""
+            if content.strip():
+                return content
+    for h1 in root.iter("h1"):
+        text = "".join(h1.itertext())
+        if text.strip():
+            return text
+    return ""
+
+
+def base_of(root: etree._Element, base_url: str) -> str:
+    for base in root.iter("base"):
+        href = base.get("href")
+        if href is None:
+            continue
+        resolved = resolve(base_url, href)
+        return resolved or base_url
+    return base_url
+
+
+_URL_STRIP = re.compile(r"[\t\n\r]")
+
+
+def resolve(base: str, href: str) -> str | None:
+    """Absolute http(s) URL for ``href``, or None for any other scheme or a malformed URL."""
+    href = _URL_STRIP.sub("", href).strip(" \x00\x0b\x0c")
+    if not href:
+        return None
+    try:
+        url = urljoin(base, href)
+    except ValueError:
+        return None
+    scheme = url[:8].lower()
+    if not (scheme.startswith("https://") or scheme.startswith("http://")):
+        return None
+    return url
+
+
+def body_of(root: etree._Element) -> etree._Element:
+    for child in root:
+        if child.tag == "body":
+            return child
+    found = next(root.iter("body"), None)
+    return found if found is not None else root
+
+
+_PRODUCT_LD = re.compile(r'"@type"\s*:\s*\[?\s*"Product(?:Group)?"')
+
+
+def declares_a_product(root: etree._Element) -> bool:
+    """Whether the page's Open Graph type is a product, or its JSON-LD describes one."""
+    for meta in root.iter("meta"):
+        if (meta.get("property") or meta.get("name") or "").lower() == "og:type":
+            if (meta.get("content") or "").strip().lower().startswith("product"):
+                return True
+            break
+    for script in root.iter("script"):
+        is_json_ld = (script.get("type") or "").lower() == "application/ld+json"
+        if is_json_ld and script.text and _PRODUCT_LD.search(script.text):
+            return True
+    return False
+
+
+def declares_an_article(root: etree._Element) -> bool:
+    """Whether the page's Open Graph type is ``article``."""
+    for meta in root.iter("meta"):
+        if (meta.get("property") or meta.get("name") or "").lower() == "og:type":
+            return (meta.get("content") or "").strip().lower() == "article"
+    return False

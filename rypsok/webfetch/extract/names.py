@@ -1,0 +1,162 @@
+"""What an element's class and id names say: readability's lists, the names of boilerplate
+inside an article and of page furniture, judged once per page."""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from lxml import etree
+
+# Readability's name lists (matched as substrings of the lower-cased class and id), plus
+# BOILERPLATE: what to drop inside an article.
+_POSITIVE = (
+    "article", "body", "content", "entry", "hentry", "h-entry", "main", "page", "post", "text",
+    "blog", "story",
+)  # fmt: skip
+_NEGATIVE = (
+    "-ad-", "hidden", "banner", "combx", "comment", "com-", "contact", "footer", "gdpr",
+    "masthead", "media", "meta", "outbrain", "promo", "related", "scroll", "share", "shoutbox",
+    "sidebar", "skyscraper", "sponsor", "shopping", "tags", "widget",
+)  # fmt: skip
+_UNLIKELY = (
+    "-ad-", "ai2html", "banner", "breadcrumbs", "combx", "comment", "community", "cover-wrap",
+    "disqus", "extra", "footer", "gdpr", "header", "legends", "menu", "related", "remark",
+    "replies", "rss", "shoutbox", "sidebar", "skyscraper", "social", "sponsor", "supplemental",
+    "ad-break", "agegate", "pagination", "pager", "popup", "yom-remote", "consent",
+)  # fmt: skip
+_MAYBE_CANDIDATE = ("and", "article", "body", "column", "content", "main", "mathjax", "shadow")
+_BOILERPLATE = (
+    "comment", "disqus", "respond", "replies", "share", "sharing", "social", "related",
+    "recommend", "newsletter", "subscri", "signup", "sign-up", "promo", "advert", "sponsor",
+    "outbrain", "taboola", "cookie", "consent", "gdpr", "breadcrumb", "pagination", "pager",
+    "readnext", "read-next", "readmore", "read-more", "more-stories", "morestories", "most-read",
+    "mostread", "most-popular", "trending", "popular", "tags", "tag-list", "taglist", "keywords",
+    "byline", "author", "dateline", "timestamp", "published", "caption", "credit", "toolbar",
+    "print-", "widget", "sidebar", "footer", "masthead",
+)  # fmt: skip
+_CONTENT_NAMES = (
+    "article-body",
+    "article__body",
+    "articlebody",
+    "article-content",
+    "article__content",
+    "entry-content",
+    "post-content",
+    "post-body",
+    "post-entry",
+    "story-body",
+    "story-content",
+    "content-body",
+    "article-text",
+)
+
+
+def _any_of(words: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile("|".join(re.escape(word) for word in sorted(words, key=len, reverse=True)))
+
+
+# Names of a part of a page rather than of boilerplate: "section-header" and "card-header"
+# hold a heading and its introduction, and page builders name every block a "widget"
+# (elementor-widget-text-editor). They count against a candidate, but do not on their own
+# drop a block from the chosen content (measured on wcxb-dev: most of the text they dropped
+# was main content).
+_PART_NAMES = ("header", "widget")
+_PART_NAMES_RE = _any_of(_PART_NAMES)
+_POSITIVE_RE = _any_of(_POSITIVE)
+_NEGATIVE_RE = _any_of(_NEGATIVE)
+_UNLIKELY_RE = _any_of(_UNLIKELY)
+_MAYBE_RE = _any_of(_MAYBE_CANDIDATE)
+_BOILERPLATE_RE = _any_of(_BOILERPLATE)
+_CONTENT_RE = _any_of(_CONTENT_NAMES)
+
+
+class _Judgement(NamedTuple):
+    weight: int  # readability's class weight: +25 for a content-like name, -25 for boilerplate
+    unlikely: bool  # readability's "unlikely candidate" name (comments, sidebars, menus...)
+    boilerplate: bool  # named like something to drop inside an article
+    content: bool  # named like an article body
+    droppable: bool  # unlikely or boilerplate by a name other than a _PART_NAMES one
+
+
+_NO_NAMES = _Judgement(0, False, False, False, False)
+
+
+class Names:
+    """What an element's class and id say, memoised for one page (pages repeat them). On a
+    page that declares a product (and not an article), "review" names boilerplate too: a
+    shop's reviews are its comments (on wcxb-dev's product pages, 9% of the text under
+    "reviews" names was main content; on articles, which review things, 88%)."""
+
+    __slots__ = ("_cache", "_product")
+
+    def __init__(self, product: bool = False) -> None:
+        self._cache: dict[tuple[str | None, str | None], _Judgement] = {}
+        self._product = product
+
+    def judge(self, element: etree._Element) -> _Judgement:
+        key = (element.get("class"), element.get("id"))
+        if key == (None, None):
+            return _NO_NAMES
+        found = self._cache.get(key)
+        if found is None:
+            found = _judge_names(*key)
+            if (
+                self._product
+                and not found.droppable
+                and not found.content
+                and _REVIEWS_RE.search(f"{key[0] or ''} {key[1] or ''}".lower())
+            ):
+                found = found._replace(boilerplate=True, droppable=True)
+            self._cache[key] = found
+        return found
+
+
+def _judge_names(class_: str | None, id_: str | None) -> _Judgement:
+    """Plain regular expressions over the lower-cased names: an IGNORECASE alternation is
+    several times slower, and every class and id of a page is judged."""
+    names = f"{class_ or ''} {id_ or ''}".lower().replace("_", "-")
+    weight = 0
+    if _NEGATIVE_RE.search(names) or "hid" in names.split():
+        weight -= 25
+    if _POSITIVE_RE.search(names):
+        weight += 25
+    content = _CONTENT_RE.search(names) is not None
+    unlikely = _UNLIKELY_RE.search(names) is not None and not _MAYBE_RE.search(names)
+    boilerplate = not content and _BOILERPLATE_RE.search(names) is not None
+    droppable = (unlikely or boilerplate) and not content
+    if droppable and _PART_NAMES_RE.search(names):
+        rest = _PART_NAMES_RE.sub(" ", names)
+        droppable = bool(
+            (_UNLIKELY_RE.search(rest) and not _MAYBE_RE.search(rest))
+            or _BOILERPLATE_RE.search(rest)
+        )
+    return _Judgement(weight, unlikely, boilerplate, content, droppable)
+
+
+NEVER_UNLIKELY = frozenset({"html", "body", "article", "main", "a"})
+
+
+# elements that class and id names do not remove: "code-header" names a heading, not a header
+KEPT_WHATEVER_NAMED = NEVER_UNLIKELY | {"h1", "h2", "h3", "h4", "h5", "h6", "pre", "code"}
+
+
+# Names whose elements held under 10% main content on wcxb-dev's 600 pages (consent
+# managers, newsletter sign-ups, pagination, pop-ups, recommendations, sponsored and
+# trending boxes, share bars, breadcrumbs, advertising).
+_FURNITURE = (
+    "consent", "newsletter", "pagination", "pager", "popup", "recommend", "sponsor",
+    "trending", "social", "breadcrumb", "signup", "gdpr", "advert", "outbrain", "taboola",
+)  # fmt: skip
+_FURNITURE_RE = re.compile("|".join(_FURNITURE))
+
+
+def names_furniture(element: etree._Element) -> bool:
+    class_, id_ = element.get("class"), element.get("id")
+    if class_ is None and id_ is None:
+        return False
+    return _FURNITURE_RE.search(f"{class_ or ''} {id_ or ''}".lower()) is not None
+
+
+# On a page that says it sells a product, its reviews are its comments.
+_REVIEWS_RE = re.compile("review")

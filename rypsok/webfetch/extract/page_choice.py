@@ -1,0 +1,117 @@
+"""Whether a page is read whole rather than as the article reading chose (a listing, a
+collection, a page of short sections), and what a page read whole leaves out."""
+
+from __future__ import annotations
+
+from lxml import etree
+
+from rypsok.webfetch.extract.names import KEPT_WHATEVER_NAMED, names_furniture
+from rypsok.webfetch.extract.readability import Metrics
+
+# The article reading is a page's main content unless it keeps less than this share of the
+# page's text (a listing, a collection, a page of short sections: a text-density reader
+# picks one block of many) ...
+_PAGE_SHARE = 0.15
+_PAGE_SHARE_OF_AN_ARTICLE = 0.05  # ... or less than this when the page says it is an article
+_LONG_READING = 1500  # ... and it holds less text than this ...
+_MORE_UNLINKED = 1.5  # ... and the page has this many times as much text outside links.
+# A page is also read whole when its largest run of similar siblings (cards, rows, posts:
+# at least _LISTING_ITEMS children with the same tag and first class) holds half of its
+# text and twice what the article reading kept, unless the run is a menu (mostly links,
+# and short ones) or the page says it is an article (whose comments are such a run).
+_LISTING_ITEMS = 4
+_LISTING_SHARE = 0.5
+_LISTING_OVER_READING = 2
+_MENU_LINK_TEXT = 25
+
+
+def reads_as_a_page(
+    kept: int,
+    main: list[etree._Element],
+    metrics: Metrics,
+    body: etree._Element,
+    declared_article: bool,
+) -> bool:
+    """Whether the page as a whole (without its chrome) is its main content rather than
+    what the article reading kept. A page whose other text is all links (a short news story
+    among teasers) keeps its article."""
+    if main == [body]:
+        return False
+    page_text = metrics.text(body)
+    if not declared_article and kept * _LISTING_OVER_READING <= page_text:  # else none can
+        listing = _largest_listing(body, metrics)
+        if listing >= _LISTING_SHARE * page_text and listing >= _LISTING_OVER_READING * kept:
+            return True
+    if kept >= _LONG_READING:
+        return False
+    share = _PAGE_SHARE_OF_AN_ARTICLE if declared_article else _PAGE_SHARE
+    if kept >= share * page_text:
+        return False
+    kept_unlinked = kept - sum(metrics.links(element) for element in main)
+    return page_text - metrics.links(body) > _MORE_UNLINKED * kept_unlinked
+
+
+def page_boilerplate(body: etree._Element, metrics: Metrics) -> set[etree._Element]:
+    """What to drop when the whole page without its chrome is read: menus, the lists of
+    short links (70% or more of their text linked, under 25 characters an item), and what
+    is named like page furniture (``names_furniture``) unless it holds half of the page's text.
+    Other boilerplate names are not used here: on pages that are not articles, most of the
+    text that "comment", "header", "sidebar" or "footer" would drop is main content."""
+    dropped: set[etree._Element] = set()
+    for element in body.iter("ul", "ol"):
+        items = sum(1 for child in element if child.tag == "li")
+        if (
+            items
+            and metrics.link_density(element) >= _MENU_LINKS
+            and metrics.text(element) < _MENU_ITEM * items
+        ):
+            dropped.add(element)
+    page_text = metrics.text(body)
+    for element in body.iter(etree.Element):
+        if (
+            element.tag not in KEPT_WHATEVER_NAMED
+            and names_furniture(element)
+            and metrics.text(element) < page_text / 2
+        ):
+            dropped.add(element)
+    return dropped
+
+
+_MENU_LINKS = 0.7
+
+
+_MENU_ITEM = 25
+
+
+def _largest_listing(body: etree._Element, metrics: Metrics) -> int:
+    """Characters of text in the page's largest run of similar siblings, or 0 when that run
+    is a menu (over 50% of its text linked, in links of under 25 characters on average)."""
+    best_text, best_items = 0, []
+    for parent in body.iter(etree.Element):
+        if len(parent) < _LISTING_ITEMS or metrics.text(parent) <= best_text:
+            continue
+        runs: dict[tuple[str, str], list[etree._Element]] = {}
+        for child in parent:
+            if isinstance(child.tag, str) and metrics.text(child):
+                names = (child.get("class") or "").split()
+                runs.setdefault((child.tag, names[0] if names else ""), []).append(child)
+        for items in runs.values():
+            if len(items) >= _LISTING_ITEMS:
+                text = sum(metrics.text(item) for item in items)
+                if text > best_text:
+                    best_text, best_items = text, items
+    links = sum(metrics.links(item) for item in best_items)
+    if links > 0.5 * best_text:
+        anchors = sum(1 for item in best_items for _ in item.iter("a"))
+        if links < _MENU_LINK_TEXT * anchors:
+            return 0
+    return best_text
+
+
+def kept_text(main: list[etree._Element], dropped: set[etree._Element], metrics: Metrics) -> int:
+    """Characters of text in ``main`` outside the dropped elements."""
+    kept = sum(metrics.text(element) for element in main)
+    for element in dropped:
+        if not any(ancestor in dropped for ancestor in element.iterancestors()):
+            kept -= metrics.text(element)
+    return kept

@@ -1,0 +1,345 @@
+"""Readability's scoring and the choice of the main-content block: text measures of the
+page, paragraph scores, the top candidate moved up and widened, and its siblings."""
+
+from __future__ import annotations
+
+import re
+
+from lxml import etree
+
+from rypsok.webfetch.extract.document import BLOCK_TAGS, text_of
+from rypsok.webfetch.extract.names import NEVER_UNLIKELY, Names, names_furniture
+
+_TAG_WEIGHT = {
+    "div": 5,
+    "article": 10,
+    "main": 5,
+    "section": 3,
+    "pre": 3,
+    "td": 3,
+    "blockquote": 3,
+    "address": -3,
+    "ol": -3,
+    "ul": -3,
+    "dl": -3,
+    "dd": -3,
+    "dt": -3,
+    "li": -3,
+    "form": -3,
+    "h1": -5,
+    "h2": -5,
+    "h3": -5,
+    "h4": -5,
+    "h5": -5,
+    "h6": -5,
+    "th": -5,
+}
+
+
+class Metrics:
+    """Per-element text measures of a subtree, in one walk (children end before parents).
+
+    For each element: characters of text; characters inside ``<a>``; characters not inside
+    a nested block element (its own paragraph text); characters of paragraphs within (of
+    blocks with 25+ characters of their own), outside unlikely elements. Also: the
+    paragraphs, with their length and commas; the elements with a block-level child; the
+    unlikely elements (readability's unlikely candidates, by class or id, and what is
+    inside them, unless they hold the article).
+    """
+
+    __slots__ = ("counts", "paragraphs", "has_block", "unlikely")
+
+    def __init__(self, top: etree._Element, names: Names, holders: set) -> None:
+        unlikely: set[etree._Element] = set()
+        # (a loop, not the XPath .//*[@class or @id], which libxml2 takes quadratic time
+        # over on some pages: 0.5 s for a 12,000-element source listing)
+        for element in top.iterdescendants(etree.Element):
+            if (
+                element not in unlikely
+                and names.judge(element).unlikely
+                and element.tag not in NEVER_UNLIKELY
+                and element not in holders
+            ):
+                unlikely.update(element.iter(etree.Element))
+        counts: dict[etree._Element, list[int]] = {}
+        paragraphs: list[tuple[etree._Element, int, int]] = []
+        has_block: set[etree._Element] = set()
+        block_tags = BLOCK_TAGS
+        # per open element: text, links, own paragraph text, paragraph text within, commas
+        # of its own paragraph text, whether a child is a block
+        stack: list[list[int]] = []
+        for event, element in etree.iterwalk(top, events=("start", "end")):
+            if event == "start":
+                own = element.text
+                if own:
+                    length = len(own.strip())
+                    commas = own.count(",")
+                    if not own.isascii():
+                        commas += own.count("，") + own.count("、")
+                    stack.append([length, 0, length, 0, commas, 0])
+                else:
+                    stack.append([0, 0, 0, 0, 0, 0])
+                continue
+            mine = stack.pop()
+            tag = element.tag
+            if tag == "a":
+                mine[1] = mine[0]
+            loose = mine[2]
+            if loose >= 25 and (tag in block_tags or element is top):
+                paragraphs.append((element, loose, mine[4]))
+                mine[3] += loose
+            if element in unlikely:
+                mine[3] = 0
+            if mine[5]:
+                has_block.add(element)
+            counts[element] = mine
+            if not stack:
+                continue
+            theirs = stack[-1]
+            tail = element.tail
+            if tail:
+                tail_length = len(tail.strip())
+                tail_commas = tail.count(",")
+                if not tail.isascii():
+                    tail_commas += tail.count("，") + tail.count("、")
+            else:
+                tail_length = tail_commas = 0
+            theirs[0] += mine[0] + tail_length
+            theirs[1] += mine[1]
+            theirs[3] += mine[3]
+            if tag in block_tags:
+                theirs[5] = 1
+                theirs[2] += tail_length
+                theirs[4] += tail_commas
+            else:
+                theirs[2] += loose + tail_length
+                theirs[4] += mine[4] + tail_commas
+        self.counts = counts
+        self.paragraphs = paragraphs
+        self.has_block = has_block
+        self.unlikely = unlikely
+
+    def text(self, element: etree._Element) -> int:
+        return self.counts[element][0] if element in self.counts else 0
+
+    def links(self, element: etree._Element) -> int:
+        return self.counts[element][1] if element in self.counts else 0
+
+    def good(self, element: etree._Element) -> int:
+        return self.counts[element][3] if element in self.counts else 0
+
+    def link_density(self, element: etree._Element) -> float:
+        counts = self.counts.get(element)
+        return counts[1] / counts[0] if counts and counts[0] else 0.0
+
+
+# A candidate with less text than this is scaled down in proportion, so that a short block
+# with a content-like class name does not outrank the article.
+_SHORT = 500
+
+
+def _paragraph_scores(
+    body: etree._Element,
+    metrics: Metrics,
+    names: Names,
+    skip: set[etree._Element] | None = None,
+) -> dict[etree._Element, float]:
+    """Readability's scores: each paragraph of 25+ characters adds 1 + commas + length/100
+    (at most 3) to its container, half to the next ancestor, less further up; a container
+    starts from its tag's and class's weight and ends scaled by 1 - its link density.
+
+    A paragraph is the text of a block element outside its nested blocks, so text written
+    straight into a ``<div>`` between ``<br>`` counts as readability's wrapped paragraphs do.
+    Paragraphs in ``skip`` (by default, the unlikely elements) are not scored.
+    """
+    scores: dict[etree._Element, float] = {}
+    has_block = metrics.has_block
+    unlikely = metrics.unlikely if skip is None else skip
+    for element, length, commas in metrics.paragraphs:
+        if element in unlikely:
+            continue
+        score = 1 + commas + min(length // 100, 3)
+        ancestor = element if element in has_block or element is body else element.getparent()
+        level = 0
+        while ancestor is not None and level < 5:
+            if ancestor not in scores:
+                scores[ancestor] = _TAG_WEIGHT.get(ancestor.tag, 0) + names.judge(ancestor).weight
+                if ancestor.get("itemprop") == "articleBody":
+                    scores[ancestor] += 50
+            divider = 1 if level == 0 else 2 if level == 1 else level * 3
+            scores[ancestor] += score / divider
+            if ancestor is body:
+                break
+            ancestor = ancestor.getparent()
+            level += 1
+    for element in scores:
+        scores[element] *= (1 - metrics.link_density(element)) * min(
+            1.0, metrics.text(element) / _SHORT
+        )
+    return scores
+
+
+_SENTENCE_END = re.compile(r"\.( |$)")
+
+
+def main_content(
+    body: etree._Element, names: Names, holders: set
+) -> tuple[list[etree._Element], etree._Element, Metrics]:
+    """The elements holding the main content, in document order, the top candidate (the
+    core that cleaning must not remove), and the text measures of the page.
+
+    Readability's choice: the best-scored candidate, moved up to an ancestor shared by close
+    runners-up or scoring higher, then joined by the siblings that score well. Two
+    additions: the candidate widens to an ancestor that adds mostly paragraph text, and a
+    sibling counts with its best descendant's score (readability scores only five levels up
+    from a paragraph, which deep layouts and documentation pages defeat)."""
+    metrics = Metrics(body, names, holders)
+    scores = _paragraph_scores(body, metrics, names)
+    if not scores or metrics.good(body) < _OWN_PARAGRAPHS:
+        # The paragraphs are all inside unlikely elements but for a title or a line (a
+        # forum thread under comment-like names, a Q&A page): those elements hold the
+        # content, and cleaning keeps them; page furniture (a consent dialog) does not.
+        furniture: set[etree._Element] = set()
+        for element in body.iter(etree.Element):
+            if element not in furniture and names_furniture(element):
+                furniture.update(element.iter(etree.Element))
+        scores = _paragraph_scores(body, metrics, names, skip=furniture)
+        unlikely = metrics.unlikely
+        for paragraph, _, _ in metrics.paragraphs:
+            element = paragraph
+            while (
+                element is not None
+                and element in unlikely
+                and element not in holders
+                and element not in furniture
+            ):
+                holders.add(element)
+                element = element.getparent()
+    if not scores:
+        return [body], body, metrics
+    core = max(scores, key=scores.__getitem__)
+    top = _widen(_promote(core, scores, body), metrics, body)
+    while top is not body and top.getparent() is not body and len(top.getparent()) == 1:
+        top = top.getparent()
+    if top is body:
+        return [body], core, metrics
+    return _with_siblings(top, scores[core], scores, metrics, names, body), core, metrics
+
+
+# Paragraph text outside comment-like names below which those names are taken to name the
+# page's content (a blog post's own text, however short, is more than a title and a line).
+_OWN_PARAGRAPHS = 150
+
+
+def _promote(
+    top: etree._Element, scores: dict[etree._Element, float], body: etree._Element
+) -> etree._Element:
+    """Readability's moves up from the top candidate: to an ancestor of three of the four
+    runners-up scoring within 25% of it, else to the first ancestor scoring higher. Never
+    above ``body``: when the body itself is the candidate, it stays."""
+    if top is body:
+        return top
+    top_score = scores[top]
+    ranked = sorted(scores.values(), reverse=True)
+    cutoff = ranked[min(4, len(ranked) - 1)]
+    alternatives = [
+        element
+        for element, score in scores.items()
+        if element is not top and score >= cutoff and score >= top_score * 0.75
+    ][:4]
+    if len(alternatives) >= 3:
+        lineages = [set(alternative.iterancestors()) for alternative in alternatives]
+        for ancestor in top.iterancestors():
+            if ancestor is body:
+                break
+            if sum(ancestor in lineage for lineage in lineages) >= 3:
+                return ancestor
+    last = top_score
+    for ancestor in top.iterancestors():
+        if ancestor is body:
+            break
+        score = scores.get(ancestor)
+        if score is None:
+            continue
+        if score < top_score / 3:
+            break
+        if score > last:
+            return ancestor
+        last = score
+    return top
+
+
+def _widen(top: etree._Element, metrics: Metrics, body: etree._Element) -> etree._Element:
+    """The highest ancestor, before one that adds text other than paragraphs, that adds at
+    least half as much again of paragraph text, little of it linked. Never above ``body``."""
+    if top is body:
+        return top
+    good, text, links = metrics.good, metrics.text, metrics.links
+    chosen = top
+    for ancestor in top.iterancestors():
+        if ancestor is body:
+            break
+        extra_good = good(ancestor) - good(chosen)
+        extra_text = text(ancestor) - text(chosen)
+        extra_links = links(ancestor) - links(chosen)
+        if (
+            extra_good >= good(chosen) / 2
+            and extra_good >= 0.6 * extra_text
+            and extra_links <= 0.15 * extra_text
+        ):
+            chosen = ancestor
+        elif extra_text - extra_good > 0.1 * text(chosen):
+            break
+    return chosen
+
+
+def _with_siblings(
+    top: etree._Element,
+    core_score: float,
+    scores: dict[etree._Element, float],
+    metrics: Metrics,
+    names: Names,
+    body: etree._Element,
+) -> list[etree._Element]:
+    """``top`` and the siblings that belong with it, in document order: siblings scoring
+    at least a fifth of it (more easily with its class), siblings holding a candidate
+    scoring 30% of the core's with few links, and paragraphs of prose."""
+    parent = top.getparent()
+    top_score = scores.get(top, 0.0)
+    threshold = max(10.0, top_score * 0.2)
+    top_class = top.get("class")
+    best_within: dict[etree._Element, float] = {}
+    for element, score in scores.items():
+        for ancestor in element.iterancestors():
+            if ancestor is parent:
+                best_within[element] = max(score, best_within.get(element, 0.0))
+                break
+            if ancestor is body:
+                break
+            element = ancestor
+    chosen = []
+    for sibling in parent:
+        if sibling is top:
+            chosen.append(sibling)
+            continue
+        judgement = names.judge(sibling)
+        if judgement.boilerplate or judgement.unlikely:
+            continue
+        bonus = top_score * 0.2 if top_class and sibling.get("class") == top_class else 0.0
+        scores_well = sibling in scores and scores[sibling] + bonus >= threshold
+        holds_candidate = (
+            best_within.get(sibling, 0.0) >= core_score * 0.3
+            and judgement.weight >= 0
+            and metrics.link_density(sibling) < 0.25
+        )
+        if scores_well or holds_candidate or (sibling.tag == "p" and _is_prose(sibling, metrics)):
+            chosen.append(sibling)
+    return chosen
+
+
+def _is_prose(paragraph: etree._Element, metrics: Metrics) -> bool:
+    length = metrics.text(paragraph)
+    density = metrics.link_density(paragraph)
+    if length > 80:
+        return density < 0.25
+    return length > 0 and density == 0 and bool(_SENTENCE_END.search(text_of(paragraph)))
