@@ -17,11 +17,15 @@ The rules (docs/extraction.md, "Markdown") are rypsok's; the helpers that state 
 Sentinels: the page's text can hold no C0 control other than TAB, LF, CR and FF (rypsok
 removes them before parsing: lxml refuses them), so ``\\x01``, ``\\x02`` and ``\\x03`` mark a
 table cell's end, a table row's end and a table caption in the converter's strings, and
-``\\x04`` separates the classes of a ``pre`` and of its ``code`` elements.
+``\\x04`` separates the classes of a ``pre`` and of its ``code`` elements. ``\\x05`` is a line
+break inside a code block, kept from the blank-line clean-up at the end (markdownify's
+joins leave three or four newlines after an empty block) and from the splitting of blocks
+into lines.
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 from collections.abc import Callable
@@ -32,37 +36,38 @@ from lxml import etree
 from markdownify import ATX, MarkdownConverter
 
 
-def _rypsok(name: str) -> Any:
-    """One of rypsok's Markdown helpers, wherever the extractor package keeps it."""
+def _rypsok(*names: str) -> Any:
+    """One of rypsok's Markdown helpers, wherever (and by whichever name) the extractor
+    package keeps it."""
     for module in (
         "rypsok.webfetch.extract.markdown",
+        "rypsok.webfetch.extract.document",
         "rypsok.webfetch.extract",
-        "rypsok.webfetch.extract.tree",
-        "rypsok.webfetch.extract.readability",
     ):
         try:
             found = importlib.import_module(module)
         except ImportError:
             continue
-        if hasattr(found, name):
-            return getattr(found, name)
-    raise ImportError(f"rypsok's {name} not found")
+        for name in names:
+            if hasattr(found, name):
+                return getattr(found, name)
+    raise ImportError(f"rypsok's {names[0]} not found")
 
 
 _escape: Callable[[str], str] = _rypsok("_escape")
 _collapse: Callable[[str], str] = _rypsok("_collapse")
 _markdown_url: Callable[[str], str] = _rypsok("_markdown_url")
 _code_span: Callable[[str], str] = _rypsok("_code_span")
-_resolve: Callable[[str, str], str | None] = _rypsok("_resolve")
+_resolve: Callable[[str, str], str | None] = _rypsok("_resolve", "resolve")
 _LINE_START: re.Pattern[str] = _rypsok("_LINE_START")
 _LANGUAGE: re.Pattern[str] = _rypsok("_LANGUAGE")
 _FILE_NAME: re.Pattern[str] = _rypsok("_FILE_NAME")
-_BLOCK_TAGS: frozenset[str] = _rypsok("_BLOCK_TAGS")
+_BLOCK_TAGS: frozenset[str] = _rypsok("_BLOCK_TAGS", "BLOCK_TAGS")
 _CONTAINERS: frozenset[str] = _rypsok("_CONTAINERS")
 _PARAGRAPHS: frozenset[str] = _rypsok("_PARAGRAPHS")
 _CARD_SET = frozenset(_rypsok("_CARD_BLOCKS"))
 
-_CELL, _ROW, _CAPTION, _CLASSES = "\x01", "\x02", "\x03", "\x04"
+_CELL, _ROW, _CAPTION, _CLASSES, _CODE_LINE = "\x01", "\x02", "\x03", "\x04", "\x05"
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _LISTS = frozenset({"ul", "ol", "menu"})
 _RAW = frozenset({"pre", "code", "kbd", "samp", "tt"})  # rendered from their text alone
@@ -76,8 +81,12 @@ _SAME_MARKER = {
 _ATTRIBUTES = ("href", "alt", "class", "start")
 _HEADING_LINE = re.compile(r"#{1,6} ")
 _WORD = re.compile(r"\w")
-_SPACES = re.compile(r" {2,}")
-_FLAT = re.compile(r"[ \n]+")
+_FLAT = re.compile(r"[ \n\x05]+")
+_BLANK_LINES = re.compile(r"\n{3,}")
+_NEWLINES = re.compile(r"\n{2,}")
+_LINE_END_SPACES = re.compile(r" +(?=\n)")
+_CAPTIONS = re.compile("\x03([^\x03]*)\x03")
+_MARKS = re.compile("[\x01-\x04]")
 # A ". " or ") " that follows a number starting a line in the fragment before (``<b>1</b>. x``).
 _FRAGMENT_START = re.compile(r"[.)](?=\s|$)")
 
@@ -94,14 +103,46 @@ def render(elements: list[etree._Element], base: str, title: str, dropped: set) 
 
 def use_in_rypsok() -> None:
     """Make rypsok's extractor render with ``render`` (for the benchmark and the tests)."""
+    render_holder().set(render)
+
+
+class _Holder:
+    """The name by which rypsok's pipeline calls its render step, in the module it reads it
+    from: ``own`` is rypsok's renderer, ``set`` puts another in its place, ``captured``
+    gives the arguments of each render call that ``call`` makes."""
+
+    def __init__(self, names: dict[str, Any], name: str) -> None:
+        self.names, self.name = names, name
+        self.own: Callable[..., str] = names[name]
+
+    def set(self, render_function: Callable[..., str]) -> None:
+        self.names[self.name] = render_function
+
+    def captured(self, call: Callable[[], object]) -> list[tuple]:
+        calls: list[tuple] = []
+        before = self.names[self.name]
+
+        def capture(*args: Any) -> str:
+            calls.append(args)
+            return before(*args)
+
+        self.set(capture)
+        try:
+            call()
+        finally:
+            self.set(before)
+        return calls
+
+
+@functools.cache
+def render_holder() -> _Holder:
     from rypsok.webfetch import extract
 
     content = getattr(extract, "_content", None) or _rypsok("_content")
     names = content.__globals__
     for name in ("_render", "render", "render_markdown"):
         if name in names:
-            names[name] = render
-            return
+            return _Holder(names, name)
     raise RuntimeError("no render function next to _content")
 
 
@@ -295,7 +336,7 @@ def _holds_a_block(link: Tag) -> bool:
 
 def _flat(text: str) -> str:
     """Inline text on one line: blocks and breaks as single spaces."""
-    return _FLAT.sub(" ", text) if ("\n" in text or "  " in text) else text
+    return _FLAT.sub(" ", text) if ("\n" in text or "  " in text or _CODE_LINE in text) else text
 
 
 def _wrap(text: str, markup: Callable[[str], str]) -> str:
@@ -377,7 +418,14 @@ class RypsokConverter(MarkdownConverter):
         return _escape(text)
 
     def convert__document_(self, el: Any, text: str, parent_tags: set[str]) -> str:
-        return text.strip("\n ")
+        text = text.strip("\n ")
+        if " \n" in text:  # lines end without spaces, as rypsok strips them
+            text = _LINE_END_SPACES.sub("", text)
+        if "\n\n\n" in text:  # markdownify's joins leave them after an empty block
+            text = _BLANK_LINES.sub("\n\n", text)
+        if _CELL in text or _ROW in text or _CAPTION in text:  # table parts out of place
+            text = _MARKS.sub("", text)
+        return text.replace(_CODE_LINE, "\n")
 
     # ---- blocks
 
@@ -402,7 +450,7 @@ class RypsokConverter(MarkdownConverter):
         return "\n"
 
     def convert_hN(self, n: int, el: Tag, text: str, parent_tags: set[str]) -> str:
-        text = _flat(text).strip(" ")
+        text = _flat(text).strip()
         if "_inline" in parent_tags or n > 6:  # <h7> is no heading
             return text
         return f"\n\n{'#' * min(6, n)} {text}\n\n" if text else ""
@@ -411,7 +459,15 @@ class RypsokConverter(MarkdownConverter):
         return "\n\n---\n\n"
 
     def convert_blockquote(self, el: Tag, text: str, parent_tags: set[str]) -> str:
-        return super().convert_blockquote(el, text.strip(" \n"), parent_tags)
+        text = text.strip(" \n")
+        if "_inline" in parent_tags:
+            return " " + _flat(text) + " "
+        if not text:
+            return ""
+        if "\n\n\n" in text:
+            text = _BLANK_LINES.sub("\n\n", text)
+        lines = ("> " + line if line else ">" for line in text.split("\n"))
+        return "\n\n" + "\n".join(lines).replace(_CODE_LINE, _CODE_LINE + "> ") + "\n\n"
 
     def convert_pre(self, el: Tag, text: str, parent_tags: set[str]) -> str:
         blocks = [child for child in el.children if isinstance(child, Tag) and child.name == "code"]
@@ -434,7 +490,8 @@ class RypsokConverter(MarkdownConverter):
                     break
             if language:
                 break
-        return f"\n\n{fence}{language}\n{code}\n{fence}\n\n"
+        code = code.replace("\n", _CODE_LINE)
+        return f"\n\n{fence}{language}{_CODE_LINE}{code}{_CODE_LINE}{fence}\n\n"
 
     # ---- lists
 
@@ -463,7 +520,9 @@ class RypsokConverter(MarkdownConverter):
         else:
             marker = "- "
         indent = " " * len(marker)
-        lines = text.split("\n")
+        if "\n\n" in text:  # an item's blocks go on lines of their own, without blank lines
+            text = _NEWLINES.sub("\n", text)
+        lines = text.replace(_CODE_LINE, _CODE_LINE + indent).split("\n")
         item = (
             marker
             + lines[0]
@@ -485,11 +544,9 @@ class RypsokConverter(MarkdownConverter):
 
     def convert_table(self, el: Tag, text: str, parent_tags: set[str]) -> str:
         caption = ""
-        if _CAPTION in text:
-            start = text.index(_CAPTION)
-            end = text.index(_CAPTION, start + 1)
-            caption = text[start + 1 : end].strip(" ")
-            text = text[:start] + text[end + 1 :]
+        if _CAPTION in text:  # the first caption is the table's (rypsok reads no other)
+            caption = _CAPTIONS.search(text).group(1).strip(" ")  # type: ignore[union-attr]
+            text = _CAPTIONS.sub("", text)
         rows = []
         for row in text.split(_ROW)[:-1]:
             cells = [cell.strip(" \n") for cell in row.split(_CELL)[:-1]]
@@ -549,7 +606,7 @@ class RypsokConverter(MarkdownConverter):
             heading = _HEADING_LINE.match(blocks[index])
             prefix = heading.group(0) if heading else ""
             inner = blocks[index][len(prefix) :]
-            if "\n" not in inner and "](" not in inner:
+            if "\n" not in inner and _CODE_LINE not in inner and "](" not in inner:
                 inner = inner.replace("[", "\\[").replace("]", "\\]")
                 blocks[index] = f"{prefix}[{inner}]({url})"
         return "\n\n" + "\n\n".join(blocks) + "\n\n"
@@ -587,12 +644,8 @@ class RypsokConverter(MarkdownConverter):
     def convert_video(self, el: Tag, text: str, parent_tags: set[str]) -> str:
         return text
 
-    def convert_dd(self, el: Tag, text: str, parent_tags: set[str]) -> str:
-        return self._block(el, text, parent_tags)
 
-    convert_dt = convert_p = convert_div = convert_dd
-
-
+# p, div, dt, dd and the other containers and paragraphs are blocks of their text
 for _name in _CONTAINERS | _PARAGRAPHS:
     if _name not in ("td", "th", "tr", "caption"):
         setattr(RypsokConverter, f"convert_{_name}", RypsokConverter._block)
