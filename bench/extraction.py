@@ -10,17 +10,11 @@ set, each run in its own process, one after the other, on two sets:
   comments), readability-lxml + markdownify and resiliparse, with F1 per page type, the
   collapsed pages (F1 under 0.2 on a truth of 50+ shingles), and issue 11's goals checked.
 
-On both sets the row rypsok-markdownify is rypsok's extractor with its Markdown rendered by
-markdownify (bench/_markdownify_renderer.py) instead of its own renderer: issue 10 asked for
-markdownify if F1 stayed within 0.002 and ms/page at most half of trafilatura's
-(docs/extraction.md, "Why rypsok renders its own Markdown").
-
 Then it times rypsok on synthetic pages of about 5 MB.
 
     python bench/extraction.py                      # both sets, then the big pages
     python bench/extraction.py --set wcxb-dev --no-big
     python bench/extraction.py --only rypsok trafilatura-nocomments --no-big
-    python bench/extraction.py --only rypsok rypsok-markdownify trafilatura-nocomments --no-big
     python bench/extraction.py --bench-dir /path/to/shared/bench/extraction
 
 Bench-only dependencies: trafilatura (with lxml_html_clean, which its jusText import
@@ -53,10 +47,6 @@ EXTRACTORS = {
         "resiliparse extract_plain_text(main_content=True)",
     ),
     "rypsok": ("extraction:rypsok_markdown", "rypsok.webfetch.extract.extract_html"),
-    "rypsok-markdownify": (
-        "extraction:rypsok_markdownify_markdown",
-        "rypsok's extractor, Markdown by markdownify (bench/_markdownify_renderer.py)",
-    ),
     "trafilatura": (
         "baselines:trafilatura_markdown",
         "trafilatura.extract(markdown, links), defaults (keeps reader comments)",
@@ -74,19 +64,10 @@ EXTRACTORS = {
 
 # data set -> (directory relative to the ScrapingHub bench directory, rows)
 SETS = {
-    "scrapinghub": (
-        ".",
-        ["rypsok", "rypsok-markdownify", "trafilatura", "trafilatura-nocomments", "readabilipy"],
-    ),
+    "scrapinghub": (".", ["rypsok", "trafilatura", "trafilatura-nocomments", "readabilipy"]),
     "wcxb-dev": (
         "../wcxb-dev",
-        [
-            "rypsok",
-            "rypsok-markdownify",
-            "trafilatura-nocomments",
-            "readability-lxml",
-            "resiliparse",
-        ],
+        ["rypsok", "trafilatura-nocomments", "readability-lxml", "resiliparse"],
     ),
 }
 WCXB_BASELINES = ("trafilatura-nocomments", "readability-lxml", "resiliparse")
@@ -95,7 +76,6 @@ GOAL_F1 = 0.76
 GOAL_COLLAPSED = 25
 GOAL_SPEEDUP = 2.0  # rypsok's median ms/page at most half of trafilatura's
 GOAL_SCRAPINGHUB_F1 = 0.97
-GOAL_MARKDOWNIFY_F1 = 0.002  # issue 10: markdownify's F1 within this of rypsok's renderer
 
 
 def rypsok_markdown(html: str, url: str) -> str:
@@ -103,47 +83,6 @@ def rypsok_markdown(html: str, url: str) -> str:
     from rypsok.webfetch.extract import extract_html
 
     return extract_html(html, url).markdown
-
-
-def rypsok_markdownify_markdown(html: str, url: str) -> str:
-    """The rypsok row with markdownify rendering the Markdown (issue 10, item 2)."""
-    from rypsok.webfetch.extract import extract_html
-
-    if not _MARKDOWNIFY:
-        from _markdownify_renderer import use_in_rypsok
-
-        use_in_rypsok()
-        _MARKDOWNIFY.append(True)
-    return extract_html(html, url).markdown
-
-
-_MARKDOWNIFY: list[bool] = []
-
-
-def print_markdownify(rows: list[tuple[str, dict]]) -> None:
-    """Issue 10's goal for markdownify: F1 within 0.002 of rypsok's own renderer and
-    median ms/page at most half of trafilatura's (no comments)."""
-    summaries = dict(rows)
-    mine, theirs = summaries.get("rypsok"), summaries.get("rypsok-markdownify")
-    if mine is None or theirs is None:
-        return
-    delta = theirs["f1"] - mine["f1"]
-    verdict = "met" if abs(delta) <= GOAL_MARKDOWNIFY_F1 else "missed"
-    print(
-        f"\nmarkdownify (issue 10): F1 {theirs['f1']:.4f} vs {mine['f1']:.4f} ({delta:+.4f}, "
-        f"goal within {GOAL_MARKDOWNIFY_F1}): {verdict}; median ms/page "
-        f"{theirs['median_ms']:.1f} vs {mine['median_ms']:.1f} "
-        f"({theirs['median_ms'] / mine['median_ms']:.2f}x)"
-    )
-    if "trafilatura-nocomments" in summaries:
-        baseline = summaries["trafilatura-nocomments"]["median_ms"]
-        ratio = baseline / theirs["median_ms"] if theirs["median_ms"] else float("inf")
-        verdict = "met" if ratio >= GOAL_SPEEDUP else "missed"
-        print(
-            f"  against trafilatura {baseline:.1f} ms: {ratio:.2f}x faster "
-            f"(goal {GOAL_SPEEDUP:.0f}x): {verdict}; rypsok's own renderer "
-            f"{baseline / mine['median_ms']:.2f}x"
-        )
 
 
 def run_scorer(bench_dir: Path, data: Path, func: str, name: str, bootstrap: int) -> dict:
@@ -306,7 +245,6 @@ def main(argv: list[str] | None = None) -> int:
             continue
         print(f"\n== {set_name} ({data})")
         print_overall(rows)
-        print_markdownify(rows)
         if set_name == "wcxb-dev":
             print_by_type(rows)
         elif "rypsok" in dict(rows):
