@@ -29,7 +29,7 @@ from rypsok.webfetch.extract.document import (
     declares_an_article,
     title_of,
 )
-from rypsok.webfetch.extract.markdown import Renderer
+from rypsok.webfetch.extract.markdown import render
 from rypsok.webfetch.extract.names import Names
 from rypsok.webfetch.extract.page_choice import kept_text, page_boilerplate, reads_as_a_page
 from rypsok.webfetch.extract.prune import Pruned, prune
@@ -132,9 +132,9 @@ def _content(
     dropped |= repeated_copies(main, metrics, dropped)
     dropped |= echoes(main, metrics)
     dropped |= image_link_twins(main)
-    markdown = _render(main, base, title, dropped)
+    markdown = render(main, base, title, dropped)
     if drop_chrome and _scant(markdown):
-        whole = _render([body], base, title, set())
+        whole = render([body], base, title, set())
         if len(whole) > len(markdown):
             markdown = whole
     return markdown, pruned, metrics.text(body) - metrics.links(body)
@@ -146,12 +146,3 @@ def _content(
 # no candidate stands out and the whole body is read, the cleaning is what drops the
 # navigation, and it stays.)
 _CLEANED_AWAY = 0.6
-
-
-def _render(
-    elements: list[etree._Element], base: str, title: str, dropped: set[etree._Element]
-) -> str:
-    renderer = Renderer(base, title, dropped)
-    return "\n\n".join(
-        filter(None, (renderer.render(element) for element in elements if element not in dropped))
-    )
