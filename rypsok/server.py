@@ -165,27 +165,43 @@ def build_server(
     )
 
 
-WARM_UP_DELAY_S = 0.05
-"""How long after the first tools/list (or call) the warm-up waits: time for that answer to
-be written before the warm-up's thread competes with it for the interpreter."""
+class WarmUpCue:
+    """When the stdio server warms the tools up: once a tools/list or tools/call has come
+    and an answer has been written since, so the warm-up's thread never competes with the
+    tools/list answer for the interpreter."""
+
+    def __init__(self) -> None:
+        self._asked = False
+        self.given = trio.Event()
+
+    def asked(self) -> None:
+        self._asked = True
+
+    def written(self) -> None:
+        if self._asked:
+            self.given.set()
 
 
-async def _warm_up(client: Client, asked: trio.Event) -> None:
-    """Load web_search's and web_fetch's modules and make the engine pools in the background,
-    once the client has asked for something: a first call finds them ready."""
-    await asked.wait()
-    await trio.sleep(WARM_UP_DELAY_S)
+async def _warm_up(client: Client, cue: WarmUpCue) -> None:
+    """Load web_search's and web_fetch's modules and make the engine pools in the background:
+    a first call finds them ready."""
+    await cue.given.wait()
+    started = trio.current_time()
     try:
         await client.warm_up()
     except Exception:
         log.exception("warm_up_failed")
+        return
+    took_ms = round((trio.current_time() - started) * 1000)
+    log.info("warmed_up", extra={"fields": {"ms": took_ms}})
 
 
 async def serve_stdio(config: Config) -> None:
     """The stdio server. tools/list is answered before the tools' modules load: they load
     in the background after it (a call that comes first loads what it needs itself)."""
-    asked = trio.Event()
+    cue = WarmUpCue()
     async with Client(config, warm=False) as client, trio.open_nursery() as nursery:
-        nursery.start_soon(_warm_up, client, asked)
-        await stdio.serve_stdio(build_server(config, client=client, on_request=asked.set))
+        nursery.start_soon(_warm_up, client, cue)
+        server = build_server(config, client=client, on_request=cue.asked)
+        await stdio.serve_stdio(server, written=cue.written)
         nursery.cancel_scope.cancel()

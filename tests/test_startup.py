@@ -3,7 +3,7 @@ first use or by the warm-up, and a slow build costs a call no more than its dead
 
 from __future__ import annotations
 
-import pathlib
+import json
 import ssl
 import subprocess
 import sys
@@ -18,8 +18,10 @@ from rypsok import Client, ToolError
 from rypsok.lazy import Once
 from rypsok.metasearch import orchestrate
 from rypsok.metasearch.orchestrate import EnginePools
+from rypsok.server import WarmUpCue
 from tests.conftest import make_config
 from tests.engine_servers import json_play
+from tests.mcp_harness import ROOT, write_toml
 
 pytestmark = pytest.mark.anyio
 
@@ -221,8 +223,61 @@ def test_tools_list_needs_none_of_the_tools_modules():
         capture_output=True,
         text=True,
         check=True,
-        cwd=pathlib.Path(__file__).resolve().parent.parent,
+        cwd=ROOT,
     )
     before, after = out.stdout.split("\n")[:2]
     assert before == "[]"
     assert after == "[]"
+
+
+def test_the_warm_up_cue_waits_for_an_answer_written_after_a_request():
+    cue = WarmUpCue()
+    cue.written()
+    assert not cue.given.is_set()
+    cue.asked()
+    assert not cue.given.is_set()
+    cue.written()
+    assert cue.given.is_set()
+
+
+LIST_TOOLS = (
+    b'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18",'
+    b'"capabilities":{},"clientInfo":{"name":"t","version":"1"}}}\n'
+    b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n'
+    b'{"jsonrpc":"2.0","id":2,"method":"tools/list"}\n'
+)
+
+
+def test_the_stdio_server_warms_up_after_listing_its_tools(tmp_path):
+    config = write_toml({}, tmp_path / "rypsok.toml")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rypsok", "serve", "--config", str(config)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        env={"PYTHONPATH": str(ROOT), "HOME": str(tmp_path), "PATH": "/usr/bin:/bin"},
+    )
+    try:
+        process.stdin.write(LIST_TOOLS)
+        process.stdin.flush()
+        replies = [json.loads(process.stdout.readline()) for _ in range(2)]
+        assert [reply["id"] for reply in replies] == [1, 2]
+        assert {tool["name"] for tool in replies[1]["result"]["tools"]} == {
+            "web_search",
+            "engine_status",
+            "web_fetch",
+        }
+        events = []
+        while "warmed_up" not in events:
+            line = process.stderr.readline()
+            assert line, f"rypsok exited before warming up: {events}"
+            events.append(json.loads(line)["event"])
+        assert "warm_up_failed" not in events
+        process.stdin.close()
+        assert process.stdout.read() == b""
+        assert process.wait(timeout=30) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
