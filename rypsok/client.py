@@ -24,8 +24,6 @@ from rypsok import errors, validate
 from rypsok.config import Config, load_config
 from rypsok.lazy import Once
 from rypsok.limits import Clock, ConcurrencyLimit, OnTimeLimit
-from rypsok.model import EngineState, FetchResponse, SearchResponse, StatusResponse
-from rypsok.net.egress import EgressPolicy
 from rypsok.observe import NOBODY, Observer
 from rypsok.state import (
     Store,
@@ -42,6 +40,7 @@ if TYPE_CHECKING:
 
     from rypsok.metasearch.orchestrate import EngineJob, EnginePools, EngineRun
     from rypsok.metasearch.search import MetaSearch
+    from rypsok.model import EngineState, FetchResponse, SearchResponse, StatusResponse
     from rypsok.webfetch.fetcher import Fetcher
 
 log = logging.getLogger("rypsok.client")
@@ -92,7 +91,6 @@ class Client:
         self.config = config or load_config()
         self._clock = clock
         self._observer = observer
-        self._policy = EgressPolicy.from_cidrs(self.config.fetch.allow_networks)
         limits = self.config.limits
         self._per_minute = {
             "web_search": limits.web_search,
@@ -285,10 +283,14 @@ class Client:
         return "ok" if await self.state.store_answers() else "unavailable"
 
     async def _engine_status(self) -> StatusResponse:
+        from rypsok.model import StatusResponse
+
         return StatusResponse(await self.engine_states())
 
     async def engine_states(self) -> list[EngineState]:
         """Each engine's state now, sorted by id (no per-minute limit: for metrics too)."""
+        from rypsok.model import EngineState
+
         engine_ids = sorted(self.config.engines)
         views = await self.state.views(engine_ids)
         states = []
@@ -345,8 +347,11 @@ class Client:
         if self._metasearch is None:
             module = await SEARCH_MODULES.get()
             if self._metasearch is None:
+                from rypsok.net.egress import EgressPolicy
+
+                policy = EgressPolicy.from_cidrs(self.config.fetch.allow_networks)
                 self._metasearch = module.MetaSearch(
-                    self.config, self.state, self._observer, self._policy
+                    self.config, self.state, self._observer, policy
                 )
         if self._entered and self._pools is None:
             self._pools = self._engine_pools([e.id for e in self.config.usable_engines()])

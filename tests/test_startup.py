@@ -202,7 +202,8 @@ from rypsok.client import Client
 
 HEAVY = ("httpx", "httpcore", "lxml", "parsel", "regex", "protego", "w3lib", "ahocorasick_rs",
          "rypsok.hygiene.text", "rypsok.hygiene.secrets", "rypsok.metasearch.merge",
-         "rypsok.metasearch.orchestrate", "rypsok.webfetch.fetcher", "rypsok.net.body")
+         "rypsok.metasearch.orchestrate", "rypsok.webfetch.fetcher", "rypsok.net.body",
+         "rypsok.net.url", "rypsok.net.egress", "rypsok.model")
 config = config_from_dict({}, env={"BRAVE_API_KEY": "k"})
 
 async def main():
