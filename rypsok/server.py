@@ -165,6 +165,12 @@ def build_server(
     )
 
 
+WARM_UP_AFTER_S = 0.5
+"""How long after the cue the warm-up starts. A client reads the tool list then, often lists
+prompts and resources, and a host may be starting other servers: the warm-up's CPU would
+slow them. A call that comes sooner loads what it needs itself, within its deadline."""
+
+
 class WarmUpCue:
     """When the stdio server warms the tools up: once a tools/list or tools/call has come
     and an answer has been written since, so the warm-up's thread never competes with the
@@ -186,6 +192,7 @@ async def _warm_up(client: Client, cue: WarmUpCue) -> None:
     """Load web_search's and web_fetch's modules and make the engine pools in the background:
     a first call finds them ready."""
     await cue.given.wait()
+    await trio.sleep(WARM_UP_AFTER_S)
     started = trio.current_time()
     try:
         await client.warm_up()
