@@ -2,24 +2,28 @@
 state (``rypsok.state``: per-minute limits, engine budgets and health, the cache, the
 URLs web_search returned for strict mode; in memory, or shared through ``[state]``).
 The library, the MCP server and the probe all go through it.
+
+web_search's and web_fetch's modules (httpx, the hygiene modules, lxml, the engines'
+parsers) and the TLS contexts are not loaded with this module: ``async with Client()``
+loads what a first search needs (``warm=True``, the default), and ``Client(warm=False)``
+leaves it for :meth:`Client.warm_up` or for the first call, under that call's deadline
+(the stdio server answers tools/list first).
 """
 
 from __future__ import annotations
 
 import contextlib
+import importlib
 import logging
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
 from rypsok import errors, validate
 from rypsok.config import Config, load_config
+from rypsok.lazy import Once
 from rypsok.limits import Clock, ConcurrencyLimit, OnTimeLimit
-from rypsok.metasearch.orchestrate import EngineJob, EnginePools, EngineRun
-from rypsok.metasearch.search import MetaSearch, SearchClock
-from rypsok.model import EngineState, FetchResponse, SearchResponse, StatusResponse
-from rypsok.net.egress import EgressPolicy
 from rypsok.observe import NOBODY, Observer
 from rypsok.state import (
     Store,
@@ -31,6 +35,14 @@ from rypsok.state import (
 )
 from rypsok.version import USER_AGENT
 
+if TYPE_CHECKING:
+    from types import ModuleType
+
+    from rypsok.metasearch.orchestrate import EngineJob, EnginePools, EngineRun
+    from rypsok.metasearch.search import MetaSearch
+    from rypsok.model import EngineState, FetchResponse, SearchResponse, StatusResponse
+    from rypsok.webfetch.fetcher import Fetcher
+
 log = logging.getLogger("rypsok.client")
 
 SEARCH_LATE_S = 0.1
@@ -39,8 +51,33 @@ a third of the 300 ms the deadline allows, so that a window doubled from calls o
 stays within it with room for the machine's own jitter."""
 
 
+def _load_search() -> ModuleType:
+    """web_search's modules: the policy, fusion and cleaning (the hygiene modules), the
+    network code (httpx) and the parsers the engines load on their first answer."""
+    from rypsok.engines.base import PARSER_MODULES
+
+    for name in PARSER_MODULES:
+        importlib.import_module(name)
+    return importlib.import_module("rypsok.metasearch.search")
+
+
+def _load_fetch() -> ModuleType:
+    """web_fetch's modules (lxml, protego, w3lib, the extraction) and its TLS context."""
+    fetcher = importlib.import_module("rypsok.webfetch.fetcher")
+    fetcher.TLS_CONTEXT.get_sync()
+    return fetcher
+
+
+SEARCH_MODULES: Once[ModuleType] = Once(_load_search)
+FETCH_MODULES: Once[ModuleType] = Once(_load_fetch)
+
+
 class Client:
-    """``async with Client(config) as client: await client.search("trio")``."""
+    """``async with Client(config) as client: await client.search("trio")``.
+
+    ``warm``: whether ``async with`` loads web_search's modules and makes the engine pools
+    (else the first search does, within its deadline, or :meth:`warm_up`).
+    """
 
     def __init__(
         self,
@@ -49,11 +86,11 @@ class Client:
         clock: Clock = time.monotonic,
         fetch_options: dict[str, Any] | None = None,
         observer: Observer = NOBODY,
+        warm: bool = True,
     ):
         self.config = config or load_config()
         self._clock = clock
         self._observer = observer
-        self._policy = EgressPolicy.from_cidrs(self.config.fetch.allow_networks)
         limits = self.config.limits
         self._per_minute = {
             "web_search": limits.web_search,
@@ -65,18 +102,22 @@ class Client:
         self.state: Store = open_store(self.config, clock, on_fallback=observer.store_fallback)
         """Where the state lives; ``state.shared``, ``state.fallbacks`` (with ``[state]``)
         and ``await state.store_answers()`` are for health checks and metrics."""
-        self._metasearch = MetaSearch(self.config, self.state, observer, self._policy)
+        self._metasearch: MetaSearch | None = None
         self.last_engine_states: list[EngineState] = []
         """engine_status as last read (the metrics scrape reads it after refreshing)."""
         self._fetch_options = fetch_options or {}
+        self._warm = warm
+        self._entered = False
         self._pools: EnginePools | None = None
-        self._fetcher: Any = None
+        self._fetcher: Fetcher | None = None
         self._state_entered = False
 
     async def __aenter__(self) -> Client:
         await self.state.__aenter__()
         self._state_entered = True
-        self._pools = self._engine_pools([engine.id for engine in self.config.usable_engines()])
+        self._entered = True
+        if self._warm:
+            await self.warm_up(fetch=False)
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
@@ -86,6 +127,7 @@ class Client:
             await self.state.__aexit__(*exc_info)
 
     async def aclose(self) -> None:
+        self._entered = False
         if self._fetcher is not None:
             await self._fetcher.aclose()
             self._fetcher = None
@@ -242,11 +284,15 @@ class Client:
         return "ok" if await self.state.store_answers() else "unavailable"
 
     async def _engine_status(self, *, windows: Windows = ()) -> StatusResponse:
+        from rypsok.model import StatusResponse
+
         return StatusResponse(await self.engine_states(windows))
 
     async def engine_states(self, windows: Windows = ()) -> list[EngineState]:
         """Each engine's state now, sorted by id; the per-minute ``windows`` are taken in
         the same round trip (none for metrics)."""
+        from rypsok.model import EngineState
+
         engine_ids = sorted(self.config.engines)
         refused, views = await self.state.views(engine_ids, windows)
         if refused:
@@ -275,11 +321,21 @@ class Client:
             await self._take(windows)
             raise errors.busy("web_search")
         now = anyio.current_time()
-        clock = SearchClock(started=now, ready_at=now)
+        metasearch = None
         try:
-            response = await self._metasearch.run(
-                request, timeline, clock, windows, self._engine_session
-            )
+            with anyio.move_on_after(self.config.search.deadline_ms / 1000):
+                metasearch = await self._search_policy()
+            if metasearch is None:
+                # web_search's modules did not load within the deadline (a first search on a
+                # starved machine): the call ends at its deadline, as if no engine answered.
+                await self._take(windows)
+                raise errors.search_deadline()
+        except BaseException:
+            self._search_admission.leave(admission, None)
+            raise
+        clock = SEARCH_MODULES.get_sync().SearchClock(started=now, ready_at=now)
+        try:
+            response = await metasearch.run(request, timeline, clock, windows, self._engine_session)
         except errors.ToolError:
             self._search_admission.leave(admission, clock.lag_s())
             raise
@@ -289,8 +345,34 @@ class Client:
         self._search_admission.leave(admission, clock.lag_s())
         return response
 
+    async def _search_policy(self) -> MetaSearch:
+        """The search policy, web_search's modules loaded first if no call has loaded them;
+        with the engine pools when the client was entered."""
+        if self._metasearch is None:
+            module = await SEARCH_MODULES.get()
+            if self._metasearch is None:
+                from rypsok.net.egress import EgressPolicy
+
+                policy = EgressPolicy.from_cidrs(self.config.fetch.allow_networks)
+                self._metasearch = module.MetaSearch(
+                    self.config, self.state, self._observer, policy
+                )
+        if self._entered and self._pools is None:
+            self._pools = self._engine_pools([e.id for e in self.config.usable_engines()])
+        return self._metasearch
+
+    async def warm_up(self, *, fetch: bool = True) -> None:
+        """Load now what a first call would otherwise load under its deadline: web_search's
+        modules and engine pools (with their TLS context), and with ``fetch`` the Fetcher."""
+        await self._search_policy()
+        if self._pools is not None:
+            await self._pools.warm()
+        if fetch:
+            await self._web_fetcher()
+
     def _engine_pools(self, engine_ids: list[str]) -> EnginePools:
-        return EnginePools(engine_ids, self.config.search.max_concurrent, USER_AGENT)
+        orchestrate = importlib.import_module("rypsok.metasearch.orchestrate")
+        return orchestrate.EnginePools(engine_ids, self.config.search.max_concurrent, USER_AGENT)
 
     @contextlib.asynccontextmanager
     async def _engine_session(self, jobs: list[EngineJob]):
@@ -308,16 +390,29 @@ class Client:
     # web_fetch
 
     async def _fetch(self, request: validate.FetchRequest) -> FetchResponse:
-        if self._fetcher is None:
-            # web_fetch's imports (lxml, protego) are heavy: load them on first use.
-            from rypsok.webfetch.fetcher import Fetcher
-
-            self._fetcher = Fetcher(
-                self.config, was_returned=self.state.was_returned, **self._fetch_options
-            )
-        return await self._fetcher.fetch(
-            request.url, max_chars=request.max_chars, start_char=request.start_char
+        fetcher, since = self._fetcher, None
+        if fetcher is None:
+            # A first fetch loads web_fetch's modules within its timeout_ms, which then
+            # counts from the start of the call.
+            since = anyio.current_time()
+            with anyio.move_on_after(self.config.fetch.timeout_ms / 1000):
+                fetcher = await self._web_fetcher()
+            if fetcher is None:
+                raise errors.fetch_deadline()
+        return await fetcher.fetch(
+            request.url, max_chars=request.max_chars, start_char=request.start_char, since=since
         )
+
+    async def _web_fetcher(self) -> Fetcher:
+        """The Fetcher, web_fetch's modules (lxml, protego, the extraction) loaded first in a
+        worker thread if nothing has loaded them."""
+        if self._fetcher is None:
+            module = await FETCH_MODULES.get()
+            if self._fetcher is None:
+                self._fetcher = module.Fetcher(
+                    self.config, was_returned=self.state.was_returned, **self._fetch_options
+                )
+        return self._fetcher
 
 
 def given(**arguments: Any) -> dict[str, Any]:

@@ -8,13 +8,16 @@ address or trace) can be checked in one place.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rypsok.bounds import MAX_MESSAGE_CHARS
-from rypsok.hygiene import secrets, text
 
 if TYPE_CHECKING:
     from rypsok.net.url import URLError
+
+# The hygiene modules (secrets, invisible characters) load when a message first quotes
+# caller text: the server lists its tools without them.
 
 log = logging.getLogger("rypsok.errors")
 
@@ -33,10 +36,10 @@ def clip(message: str, limit: int = MAX_MESSAGE_CHARS) -> str:
     return message if len(message) <= limit else message[: limit - len(ELLIPSIS)] + ELLIPSIS
 
 
-def _escaped(ch: str) -> str:
+def _escaped(ch: str, invisible: Callable[[str], bool]) -> str:
     if ch == "\\":
         return "\\\\"
-    if ch.isprintable() and not text.invisible(ch):
+    if ch.isprintable() and not invisible(ch):
         return ch
     code = ord(ch)
     if code <= 0xFF:
@@ -46,6 +49,8 @@ def _escaped(ch: str) -> str:
 
 def _masked_head(caller_text: str) -> tuple[str, bool]:
     """The first _SECRET_WINDOW characters with their secrets masked, and whether more follow."""
+    from rypsok.hygiene import secrets
+
     head = caller_text[:_SECRET_WINDOW]
     return secrets.mask(head, secrets.find_secrets(head)), len(caller_text) > _SECRET_WINDOW
 
@@ -58,9 +63,15 @@ def quote(caller_text: str, limit: int) -> str:
     room = limit - 2
     if room < len(ELLIPSIS):
         raise ValueError("a quote needs room for its quotes and an ellipsis")
+    from rypsok.hygiene.text import invisible
+
     masked, more = _masked_head(caller_text)
+    from rypsok.hygiene.secrets import MASK
+
     pieces = [
-        piece for run in masked.split(secrets.MASK) for piece in (secrets.MASK, *map(_escaped, run))
+        piece
+        for run in masked.split(MASK)
+        for piece in (MASK, *(_escaped(ch, invisible) for ch in run))
     ][1:]  # a mask is one piece: a cut quote shows all of it or none, never "**"
     if not more and sum(map(len, pieces)) <= room:
         return "'" + "".join(pieces) + "'"

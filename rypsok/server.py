@@ -13,10 +13,11 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import mcp_types as types
+import trio
 from mcp.server import Server
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 
@@ -124,10 +125,16 @@ def caller_name(ctx: Any) -> str | None:
 
 
 def build_server(
-    config: Config, client_options: dict[str, Any] | None = None, *, client: Client | None = None
+    config: Config,
+    client_options: dict[str, Any] | None = None,
+    *,
+    client: Client | None = None,
+    on_request: Callable[[], None] | None = None,
 ) -> Server:
-    """The MCP server; with ``client``, calls go to that running Client (the HTTP transport
-    owns it), else the server's lifespan opens one."""
+    """The MCP server; with ``client``, calls go to that running Client (the transport owns
+    it), else the server's lifespan opens one. ``on_request`` is called at each
+    tools/list and tools/call (the stdio server starts its warm-up at the first)."""
+    noticed = on_request or (lambda: None)
 
     @contextlib.asynccontextmanager
     async def lifespan(_server: Server) -> AsyncIterator[Client]:
@@ -138,9 +145,11 @@ def build_server(
             yield own
 
     async def on_list_tools(ctx, params) -> types.ListToolsResult:
+        noticed()
         return types.ListToolsResult(tools=tool_list(config))
 
     async def on_call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
+        noticed()
         if isinstance(ctx.request, wire.Rejected):
             return tool_result(ctx.request.error.to_json(), error=True)
         return await answer(ctx.lifespan_context, params.name, params.arguments, caller_name(ctx))
@@ -156,5 +165,50 @@ def build_server(
     )
 
 
+WARM_UP_AFTER_S = 0.5
+"""How long after the cue the warm-up starts. A client reads the tool list then, often lists
+prompts and resources, and a host may be starting other servers: the warm-up's CPU would
+slow them. A call that comes sooner loads what it needs itself, within its deadline."""
+
+
+class WarmUpCue:
+    """When the stdio server warms the tools up: once a tools/list or tools/call has come
+    and an answer has been written since, so the warm-up's thread never competes with the
+    tools/list answer for the interpreter."""
+
+    def __init__(self) -> None:
+        self._asked = False
+        self.given = trio.Event()
+
+    def asked(self) -> None:
+        self._asked = True
+
+    def written(self) -> None:
+        if self._asked:
+            self.given.set()
+
+
+async def _warm_up(client: Client, cue: WarmUpCue) -> None:
+    """Load web_search's and web_fetch's modules and make the engine pools in the background:
+    a first call finds them ready."""
+    await cue.given.wait()
+    await trio.sleep(WARM_UP_AFTER_S)
+    started = trio.current_time()
+    try:
+        await client.warm_up()
+    except Exception:
+        log.exception("warm_up_failed")
+        return
+    took_ms = round((trio.current_time() - started) * 1000)
+    log.info("warmed_up", extra={"fields": {"ms": took_ms}})
+
+
 async def serve_stdio(config: Config) -> None:
-    await stdio.serve_stdio(build_server(config))
+    """The stdio server. tools/list is answered before the tools' modules load: they load
+    in the background after it (a call that comes first loads what it needs itself)."""
+    cue = WarmUpCue()
+    async with Client(config, warm=False) as client, trio.open_nursery() as nursery:
+        nursery.start_soon(_warm_up, client, cue)
+        server = build_server(config, client=client, on_request=cue.asked)
+        await stdio.serve_stdio(server, written=cue.written)
+        nursery.cancel_scope.cancel()

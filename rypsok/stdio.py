@@ -27,7 +27,7 @@ import select
 import signal
 import stat
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -148,7 +148,9 @@ def _encoded(item: SessionMessage | Outgoing) -> tuple[bytes, Any]:
     return wire.encode(wire.rpc_error(request_id, types.INTERNAL_ERROR, why)), key
 
 
-async def _write_replies(fd: int, replies: Any, owed: Owed, stop: trio.CancelScope) -> None:
+async def _write_replies(
+    fd: int, replies: Any, owed: Owed, stop: trio.CancelScope, written: Callable[[], None]
+) -> None:
     async with replies:
         async for first in replies:
             batch = [first]
@@ -167,6 +169,7 @@ async def _write_replies(fd: int, replies: Any, owed: Owed, stop: trio.CancelSco
             for _, key in lines:
                 if key is not None:
                     owed.settle(key)
+            written()
 
 
 async def _read_requests(fd: int, to_sdk: Any, replies: Any, owed: Owed) -> None:
@@ -234,10 +237,14 @@ async def _stop_on_hangup(fd: int, stop: trio.CancelScope) -> None:
 
 
 async def serve_pipe(
-    server: Server, in_fd: int, out_fd: int, max_owed: int = MAX_OWED_REPLIES
+    server: Server,
+    in_fd: int,
+    out_fd: int,
+    max_owed: int = MAX_OWED_REPLIES,
+    written: Callable[[], None] = lambda: None,
 ) -> None:
     """Serve MCP on two descriptors until stdin ends (and every owed answer is written),
-    stdout closes, or SIGINT or SIGTERM arrives."""
+    stdout closes, or SIGINT or SIGTERM arrives. ``written`` is called after each write."""
     to_sdk, from_pipe = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     to_pipe, replies = anyio.create_memory_object_stream[SessionMessage | Outgoing](0)
     owed = Owed(max_owed)
@@ -246,12 +253,12 @@ async def serve_pipe(
             stop = nursery.cancel_scope
             nursery.start_soon(_stop_on_signal, signals, stop)
             nursery.start_soon(_stop_on_hangup, out_fd, stop)
-            nursery.start_soon(_write_replies, out_fd, replies, owed, stop)
+            nursery.start_soon(_write_replies, out_fd, replies, owed, stop, written)
             nursery.start_soon(_read_requests, in_fd, to_sdk, to_pipe.clone(), owed)
             await server.run(from_pipe, to_pipe, server.create_initialization_options())
             stop.cancel()
 
 
-async def serve_stdio(server: Server) -> None:
+async def serve_stdio(server: Server, written: Callable[[], None] = lambda: None) -> None:
     with claimed_stdio() as (in_fd, out_fd):
-        await serve_pipe(server, in_fd, out_fd)
+        await serve_pipe(server, in_fd, out_fd, written=written)

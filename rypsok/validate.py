@@ -9,12 +9,14 @@ default; a JSON null is not absent but a value of the wrong type, refused like a
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rypsok import bounds, errors, schemas
 from rypsok.config import Config
 from rypsok.engines.base import TIME_RANGES
-from rypsok.net.url import FetchURL, URLError, read_url
+
+if TYPE_CHECKING:
+    from rypsok.net.url import FetchURL
 
 
 @dataclass(frozen=True)
@@ -130,6 +132,8 @@ def fetch_arguments(
     """
     if not isinstance(url, str) or not url:
         raise errors.wrong_type("url", "a non-empty string")
+    from rypsok.net.url import URLError, read_url  # at the first fetch: tools/list needs none
+
     try:
         target = read_url(url)
     except URLError as error:

@@ -143,7 +143,10 @@ def test_engine_module_shape(name: str) -> None:
         endpoint = httpx.URL(info.default_endpoint.replace("{lang}", "en"))
         assert endpoint.scheme == "https" and endpoint.path in ("", "/")
 
-    build_hints = typing.get_type_hints(module.build_request)
+    # The engines import httpx for type checking only (it loads on first use): resolve
+    # their annotations with it.
+    annotation_names = {"httpx": httpx}
+    build_hints = typing.get_type_hints(module.build_request, localns=annotation_names)
     assert list(inspect.signature(module.build_request).parameters) == [
         "endpoint",
         "search",
@@ -155,7 +158,7 @@ def test_engine_module_shape(name: str) -> None:
         "credential": str | None,
         "return": httpx.Request,
     }
-    parse_hints = typing.get_type_hints(module.parse)
+    parse_hints = typing.get_type_hints(module.parse, localns=annotation_names)
     assert list(inspect.signature(module.parse).parameters) == [
         "status",
         "headers",

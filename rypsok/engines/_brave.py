@@ -10,9 +10,7 @@ written in ``brave.py``.
 
 from __future__ import annotations
 
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from .base import (
     EngineFailure,
@@ -20,6 +18,7 @@ from .base import (
     RawResult,
     endpoint_url,
     failure_for_status,
+    http_request,
     iso_date,
     item_url,
     load_json,
@@ -27,6 +26,9 @@ from .base import (
     string_field,
     strip_html,
 )
+
+if TYPE_CHECKING:
+    import httpx
 
 FRESHNESS = {"day": "pd", "week": "pw", "month": "pm", "year": "py"}
 
@@ -99,7 +101,7 @@ def request(
     headers = {"Accept": "application/json", "User-Agent": search.user_agent}
     if credential:
         headers["X-Subscription-Token"] = credential
-    return httpx.Request("GET", endpoint_url(endpoint, path), params=params, headers=headers)
+    return http_request("GET", endpoint_url(endpoint, path), params=params, headers=headers)
 
 
 def failure(status: int, headers: httpx.Headers, body: bytes) -> EngineFailure | None:

@@ -12,10 +12,9 @@ an ordinary feed holding one entry titled ``Error``.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
-
-import httpx
-import lxml.etree
+from typing import TYPE_CHECKING
 
 from .base import (
     TIME_RANGES,
@@ -26,8 +25,13 @@ from .base import (
     RawResult,
     endpoint_url,
     failure_for_status,
+    http_request,
     iso_date,
 )
+
+if TYPE_CHECKING:
+    import httpx
+    import lxml.etree
 
 INFO = EngineInfo(
     id="arxiv",
@@ -50,7 +54,6 @@ _ATOM = "{http://www.w3.org/2005/Atom}"
 _TOKEN = re.compile(r'"([^"]*)"|(\S+)')
 _SYNTAX = re.compile(r'[()\[\]{}:"\\]')
 _OPERATORS = frozenset({"AND", "OR", "ANDNOT"})
-_XML_PARSER = lxml.etree.XMLParser(resolve_entities=False, no_network=True)
 
 
 def _search_query(query: str) -> str:
@@ -87,12 +90,21 @@ def build_request(endpoint: str, search: EngineSearch, credential: str | None) -
         "sortOrder": "descending",
     }
     headers = {"User-Agent": search.user_agent, "Accept": "application/atom+xml"}
-    return httpx.Request("GET", endpoint_url(endpoint, _PATH), params=params, headers=headers)
+    return http_request("GET", endpoint_url(endpoint, _PATH), params=params, headers=headers)
+
+
+@functools.cache
+def _xml_parser() -> lxml.etree.XMLParser:
+    import lxml.etree
+
+    return lxml.etree.XMLParser(resolve_entities=False, no_network=True)
 
 
 def _feed(body: bytes) -> lxml.etree._Element | None:
+    import lxml.etree
+
     try:
-        root = lxml.etree.fromstring(body, _XML_PARSER)
+        root = lxml.etree.fromstring(body, _xml_parser())
     except (lxml.etree.XMLSyntaxError, ValueError):
         return None
     return root if root is not None and root.tag == f"{_ATOM}feed" else None

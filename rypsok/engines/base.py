@@ -27,12 +27,10 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Literal
 
-import httpx
-import lxml.html
-
 from rypsok.net.retry_after import read_retry_after
 
 if TYPE_CHECKING:
+    import httpx
     import parsel
 
 Category = Literal["general", "news", "science", "code"]
@@ -149,6 +147,18 @@ class RawResult:
 class EngineFailure:
     reason: FailureReason
     retry_after_s: float | None = None
+
+
+PARSER_MODULES = ("httpx", "lxml.etree", "lxml.html", "parsel")
+"""What the engines import on first use: loaded ahead by a search's warm-up, so that no
+answer pays an import under its deadline."""
+
+
+def http_request(method: str, url: str, **parts: Any) -> httpx.Request:
+    """``httpx.Request(method, url, **parts)``: every engine's ``build_request`` ends here."""
+    import httpx
+
+    return httpx.Request(method, url, **parts)
 
 
 def endpoint_url(endpoint: str, path: str, language: str | None = None) -> str:
@@ -297,6 +307,8 @@ def strip_html(fragment: str | None) -> str:
         return ""
     if "<" not in fragment and "&" not in fragment:
         return fragment
+    import lxml.html
+
     try:
         root = lxml.html.fragment_fromstring(fragment, create_parent="div")
     except (ValueError, lxml.etree.ParserError):

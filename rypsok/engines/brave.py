@@ -32,10 +32,13 @@ Choices:
 
 from __future__ import annotations
 
-import httpx
+from typing import TYPE_CHECKING
 
 from . import _brave
 from .base import EngineFailure, EngineInfo, EngineSearch, QueryLimit, RawResult, load_json
+
+if TYPE_CHECKING:
+    import httpx
 
 INFO = EngineInfo(
     id="brave",

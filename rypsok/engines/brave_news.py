@@ -15,10 +15,13 @@ Choices: ``count`` is ``search.max_results`` up to 50; ``date`` is
 
 from __future__ import annotations
 
-import httpx
+from typing import TYPE_CHECKING
 
 from . import _brave
 from .base import EngineFailure, EngineInfo, EngineSearch, QueryLimit, RawResult, load_json
+
+if TYPE_CHECKING:
+    import httpx
 
 INFO = EngineInfo(
     id="brave_news",

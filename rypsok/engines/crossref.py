@@ -28,9 +28,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from .base import (
     EngineFailure,
@@ -40,9 +38,13 @@ from .base import (
     RawResult,
     endpoint_url,
     failure_for_status,
+    http_request,
     load_json,
     strip_html,
 )
+
+if TYPE_CHECKING:
+    import httpx
 
 INFO = EngineInfo(
     id="crossref",
@@ -75,7 +77,7 @@ def build_request(endpoint: str, search: EngineSearch, credential: str | None) -
     if since is not None:
         params["filter"] = f"from-pub-date:{since.date().isoformat()}"
     headers = {"Accept": "application/json", "User-Agent": search.user_agent}
-    return httpx.Request("GET", endpoint_url(endpoint, "/works"), params=params, headers=headers)
+    return http_request("GET", endpoint_url(endpoint, "/works"), params=params, headers=headers)
 
 
 def parse(

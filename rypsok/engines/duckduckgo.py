@@ -24,10 +24,8 @@ Choices:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, urljoin, urlsplit
-
-import httpx
-import parsel
 
 from .base import (
     BROWSER_HEADERS,
@@ -38,8 +36,13 @@ from .base import (
     RawResult,
     endpoint_url,
     failure_for_status,
+    http_request,
     selection_text,
 )
+
+if TYPE_CHECKING:
+    import httpx
+    import parsel
 
 INFO = EngineInfo(
     id="duckduckgo",
@@ -74,7 +77,7 @@ def build_request(endpoint: str, search: EngineSearch, credential: str | None) -
     if search.time_range in _DATE_FILTER:
         form["df"] = _DATE_FILTER[search.time_range]
     headers = {**BROWSER_HEADERS, "Referer": "https://html.duckduckgo.com/"}
-    return httpx.Request("POST", endpoint_url(endpoint, "/html/"), data=form, headers=headers)
+    return http_request("POST", endpoint_url(endpoint, "/html/"), data=form, headers=headers)
 
 
 def parse(
@@ -86,6 +89,8 @@ def parse(
     failure = failure_for_status(status, headers)
     if failure is not None:
         return failure
+    import parsel
+
     text = body.decode("utf-8", errors="replace")
     page = parsel.Selector(text=text)
     if page.xpath('//form[@id="challenge-form"]'):

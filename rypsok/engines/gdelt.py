@@ -28,9 +28,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from .base import (
     TIME_RANGE_DAYS,
@@ -41,10 +39,14 @@ from .base import (
     RawResult,
     endpoint_url,
     failure_for_status,
+    http_request,
     item_url,
     retry_after_seconds,
     string_field,
 )
+
+if TYPE_CHECKING:
+    import httpx
 
 _SOURCE_LANGUAGES = {
     "af": "afrikaans", "sq": "albanian", "ar": "arabic", "hy": "armenian", "az": "azerbaijani",
@@ -105,7 +107,7 @@ def build_request(endpoint: str, search: EngineSearch, credential: str | None) -
     if search.time_range in _TIME_RANGES:
         params["timespan"] = f"{TIME_RANGE_DAYS[search.time_range]}d"
     headers = {"Accept": "application/json", "User-Agent": search.user_agent}
-    return httpx.Request(
+    return http_request(
         "GET", endpoint_url(endpoint, "/api/v2/doc/doc"), params=params, headers=headers
     )
 

@@ -12,8 +12,7 @@ https://docs.github.com/en/rest/using-the-rest-api/rate-limits-for-the-rest-api
 from __future__ import annotations
 
 import datetime as dt
-
-import httpx
+from typing import TYPE_CHECKING
 
 from .base import (
     TIME_RANGES,
@@ -24,10 +23,14 @@ from .base import (
     RawResult,
     endpoint_url,
     failure_for_status,
+    http_request,
     iso_date,
     load_json,
     retry_after_seconds,
 )
+
+if TYPE_CHECKING:
+    import httpx
 
 INFO = EngineInfo(
     id="github",
@@ -86,7 +89,7 @@ def build_request(endpoint: str, search: EngineSearch, credential: str | None) -
     }
     if credential:
         headers["Authorization"] = f"Bearer {credential}"
-    return httpx.Request("GET", endpoint_url(endpoint, _PATH), params=params, headers=headers)
+    return http_request("GET", endpoint_url(endpoint, _PATH), params=params, headers=headers)
 
 
 def parse(

@@ -9,7 +9,7 @@ Text posts (Ask HN) have no ``url`` and link to their discussion page.
 
 from __future__ import annotations
 
-import httpx
+from typing import TYPE_CHECKING
 
 from .base import (
     TIME_RANGES,
@@ -20,10 +20,14 @@ from .base import (
     RawResult,
     endpoint_url,
     failure_for_status,
+    http_request,
     iso_date,
     load_json,
     strip_html,
 )
+
+if TYPE_CHECKING:
+    import httpx
 
 INFO = EngineInfo(
     id="hackernews",
@@ -57,7 +61,7 @@ def build_request(endpoint: str, search: EngineSearch, credential: str | None) -
     if since is not None:
         params["numericFilters"] = f"created_at_i>{int(since.timestamp())}"
     headers = {"User-Agent": search.user_agent, "Accept": "application/json"}
-    return httpx.Request("GET", endpoint_url(endpoint, _PATH), params=params, headers=headers)
+    return http_request("GET", endpoint_url(endpoint, _PATH), params=params, headers=headers)
 
 
 def parse(

@@ -25,9 +25,7 @@ Choices:
 
 from __future__ import annotations
 
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from .base import (
     EngineFailure,
@@ -37,10 +35,14 @@ from .base import (
     RawResult,
     endpoint_url,
     failure_for_status,
+    http_request,
     item_url,
     load_json,
     string_field,
 )
+
+if TYPE_CHECKING:
+    import httpx
 
 INFO = EngineInfo(
     id="marginalia",
@@ -67,7 +69,7 @@ def build_request(endpoint: str, search: EngineSearch, credential: str | None) -
         "Accept": "application/json",
         "User-Agent": search.user_agent,
     }
-    return httpx.Request("GET", endpoint_url(endpoint, "/search"), params=params, headers=headers)
+    return http_request("GET", endpoint_url(endpoint, "/search"), params=params, headers=headers)
 
 
 def parse(

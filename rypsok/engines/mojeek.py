@@ -25,8 +25,7 @@ Choices:
 
 from __future__ import annotations
 
-import httpx
-import parsel
+from typing import TYPE_CHECKING
 
 from .base import (
     BROWSER_HEADERS,
@@ -37,8 +36,13 @@ from .base import (
     RawResult,
     endpoint_url,
     failure_for_status,
+    http_request,
     selection_text,
 )
+
+if TYPE_CHECKING:
+    import httpx
+    import parsel
 
 INFO = EngineInfo(
     id="mojeek",
@@ -60,7 +64,7 @@ def build_request(endpoint: str, search: EngineSearch, credential: str | None) -
     since = search.since()
     if since is not None:
         params["since"] = since.strftime("%Y%m%d")
-    return httpx.Request(
+    return http_request(
         "GET", endpoint_url(endpoint, "/search"), params=params, headers=BROWSER_HEADERS
     )
 
@@ -71,6 +75,8 @@ def parse(
     failure = failure_for_status(status, headers)
     if failure is not None:
         return failure
+    import parsel
+
     page = parsel.Selector(text=body.decode("utf-8", errors="replace"))
     rows = page.xpath(
         '//ul[contains(concat(" ", normalize-space(@class), " "), " results-standard ")]/li'

@@ -30,9 +30,7 @@ Choices:
 
 from __future__ import annotations
 
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from .base import (
     ANY_LANGUAGE,
@@ -43,12 +41,16 @@ from .base import (
     RawResult,
     endpoint_url,
     failure_for_status,
+    http_request,
     iso_date,
     load_json,
     retry_after_seconds,
     string_field,
     strip_html,
 )
+
+if TYPE_CHECKING:
+    import httpx
 
 INFO = EngineInfo(
     id="openalex",
@@ -87,7 +89,7 @@ def build_request(endpoint: str, search: EngineSearch, credential: str | None) -
     if credential:
         params["api_key"] = credential
     headers = {"Accept": "application/json", "User-Agent": search.user_agent}
-    return httpx.Request("GET", endpoint_url(endpoint, "/works"), params=params, headers=headers)
+    return http_request("GET", endpoint_url(endpoint, "/works"), params=params, headers=headers)
 
 
 def parse(

@@ -24,9 +24,7 @@ Choices:
 
 from __future__ import annotations
 
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from .base import (
     ANY_LANGUAGE,
@@ -37,11 +35,15 @@ from .base import (
     RawResult,
     endpoint_url,
     failure_for_status,
+    http_request,
     iso_date,
     item_url,
     load_json,
     string_field,
 )
+
+if TYPE_CHECKING:
+    import httpx
 
 _TIME_RANGES = frozenset({"day", "week", "month", "year"})
 
@@ -67,7 +69,7 @@ def build_request(endpoint: str, search: EngineSearch, credential: str | None) -
     if search.time_range in _TIME_RANGES:
         params["time_range"] = search.time_range
     headers = {"Accept": "application/json", "User-Agent": search.user_agent}
-    return httpx.Request("GET", endpoint_url(endpoint, "/search"), params=params, headers=headers)
+    return http_request("GET", endpoint_url(endpoint, "/search"), params=params, headers=headers)
 
 
 def parse(

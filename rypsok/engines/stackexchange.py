@@ -14,10 +14,7 @@ Content is CC BY-SA, so results need attribution.
 from __future__ import annotations
 
 import re
-
-import httpx
-
-from rypsok.net.body import BodyTooLarge, BodyUndecodable, inflate
+from typing import TYPE_CHECKING
 
 from .base import (
     MAX_BODY_BYTES,
@@ -29,10 +26,14 @@ from .base import (
     RawResult,
     endpoint_url,
     failure_for_status,
+    http_request,
     iso_date,
     load_json,
     strip_html,
 )
+
+if TYPE_CHECKING:
+    import httpx
 
 INFO = EngineInfo(
     id="stackexchange",
@@ -63,6 +64,8 @@ def _decompressed(body: bytes) -> bytes:
     """The body, inflated when it still holds gzip or zlib bytes (a proxy dropped
     Content-Encoding). The compressed and the inflated bytes together stay within the
     engine byte limit, as one answer does: BodyTooLarge beyond it."""
+    from rypsok.net.body import inflate
+
     budget = MAX_BODY_BYTES - len(body)
     if body.startswith(_GZIP_MAGIC):
         return inflate(body, "gzip", budget)
@@ -103,12 +106,14 @@ def build_request(endpoint: str, search: EngineSearch, credential: str | None) -
     if credential:
         params["key"] = credential
     headers = {"User-Agent": search.user_agent, "Accept": "application/json"}
-    return httpx.Request("GET", endpoint_url(endpoint, _PATH), params=params, headers=headers)
+    return http_request("GET", endpoint_url(endpoint, _PATH), params=params, headers=headers)
 
 
 def parse(
     status: int, headers: httpx.Headers, body: bytes, search: EngineSearch
 ) -> list[RawResult] | EngineFailure:
+    from rypsok.net.body import BodyTooLarge, BodyUndecodable
+
     try:
         body = _decompressed(body)
     except (BodyUndecodable, BodyTooLarge):

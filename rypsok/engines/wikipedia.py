@@ -15,8 +15,7 @@ from __future__ import annotations
 
 import re
 import urllib.parse
-
-import httpx
+from typing import TYPE_CHECKING
 
 from .base import (
     ANY_LANGUAGE,
@@ -27,10 +26,14 @@ from .base import (
     RawResult,
     endpoint_url,
     failure_for_status,
+    http_request,
     load_json,
     retry_after_seconds,
     strip_html,
 )
+
+if TYPE_CHECKING:
+    import httpx
 
 INFO = EngineInfo(
     id="wikipedia",
@@ -132,7 +135,7 @@ def build_request(endpoint: str, search: EngineSearch, credential: str | None) -
         "formatversion": "2",
     }
     headers = {"User-Agent": search.user_agent, "Accept": "application/json"}
-    return httpx.Request("GET", endpoint_url(endpoint, _PATH, lang), params=params, headers=headers)
+    return http_request("GET", endpoint_url(endpoint, _PATH, lang), params=params, headers=headers)
 
 
 def parse(

@@ -14,7 +14,6 @@ that long.
 from __future__ import annotations
 
 import collections
-import statistics
 from typing import Literal
 
 from rypsok.config import BreakerConfig
@@ -64,6 +63,8 @@ class EngineHealth:
     def latency_ms(self) -> int | None:
         if not self._latencies:
             return None
+        import statistics  # at the first latency read: the store is made before tools/list
+
         return round(statistics.median(self._latencies) * 1000)
 
     def abandon_probe(self) -> None:

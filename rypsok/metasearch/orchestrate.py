@@ -6,13 +6,15 @@ until every engine reported, or the deadline cancels the collecting and whatever
 is left. Nothing outlives the call.
 
 Each engine has its own connection pool (:class:`EnginePools`), sized for every search
-that admission lets in at once, so an engine request never queues behind another.
+that admission lets in at once, so an engine request never queues behind another. A pool
+is made when its engine is first asked, inside that search's deadline; the TLS context they
+share is built once, in a worker thread (:class:`rypsok.lazy.Once`), so a slow build costs a
+search no more than its deadline.
 """
 
 from __future__ import annotations
 
 import contextlib
-import functools
 import logging
 import ssl
 from collections.abc import Hashable, Iterable
@@ -30,6 +32,7 @@ from rypsok.engines.base import (
     RawResult,
     read_answer,
 )
+from rypsok.lazy import Once
 from rypsok.net.body import (
     ACCEPT_ENCODING,
     CLIENT_FAILURES,
@@ -47,11 +50,15 @@ but httpcore walks every connection for each idle one on every request, answer a
 cancellation: with 64 idle connections that walk costs milliseconds per event."""
 
 
-@functools.cache
 def _tls_context() -> ssl.SSLContext:
-    """One TLS context for every engine pool of the process: building one (loading the CA
-    bundle) takes tens of milliseconds, which pools made for a single call would pay."""
+    import httpcore  # noqa: F401 (httpx loads it with the first pool: here, off the loop)
+
     return httpx.create_ssl_context()
+
+
+TLS_CONTEXT: Once[ssl.SSLContext] = Once(_tls_context)
+"""One TLS context for every engine pool of the process: building one (loading the CA
+bundle) takes tens of milliseconds, which pools made for a single call would pay."""
 
 
 class EnginePools:
@@ -69,30 +76,54 @@ class EnginePools:
     (the search deadline bounds every request).
     """
 
-    def __init__(self, engine_ids: Iterable[str], connections: int, user_agent: str):
-        # Built up front (at Client start), not on a search's clock: the first client
-        # imports httpcore, and the TLS context loads the CA bundle.
-        limits = httpx.Limits(
+    def __init__(
+        self,
+        engine_ids: Iterable[str],
+        connections: int,
+        user_agent: str,
+        tls: Once[ssl.SSLContext] | None = None,
+    ):
+        self._engine_ids = frozenset(engine_ids)
+        self._limits = httpx.Limits(
             max_connections=connections,
             max_keepalive_connections=min(connections, KEPT_ALIVE_PER_ENGINE),
         )
-        tls = _tls_context()
-        self._clients = {
-            engine_id: httpx.AsyncClient(
-                trust_env=False,
-                follow_redirects=False,
-                timeout=httpx.Timeout(None),
-                headers={"User-Agent": user_agent},
-                limits=limits,
-                verify=tls,
-            )
-            for engine_id in engine_ids
-        }
+        self._user_agent = user_agent
+        self._tls = tls or TLS_CONTEXT
+        self._clients: dict[str, httpx.AsyncClient] = {}
+        self._closed = False
 
-    def __getitem__(self, engine_id: str) -> httpx.AsyncClient:
-        return self._clients[engine_id]
+    async def client(self, engine_id: str) -> httpx.AsyncClient:
+        """The engine's pool, made on first use: one per engine however many searches ask
+        at once (only the shared TLS context is awaited; the pool is made after it without a
+        checkpoint, on the event loop's thread)."""
+        found = self._clients.get(engine_id)
+        if found is not None:
+            return found
+        if engine_id not in self._engine_ids:
+            raise KeyError(engine_id)
+        tls = await self._tls.get()
+        if self._closed:
+            raise RuntimeError("the engine pools are closed")
+        return self._clients.setdefault(engine_id, self._make(tls))
+
+    def _make(self, tls: ssl.SSLContext) -> httpx.AsyncClient:
+        return httpx.AsyncClient(
+            trust_env=False,
+            follow_redirects=False,
+            timeout=httpx.Timeout(None),
+            headers={"User-Agent": self._user_agent},
+            limits=self._limits,
+            verify=tls,
+        )
+
+    async def warm(self) -> None:
+        """Make every engine's pool now: what a first search would otherwise wait for."""
+        for engine_id in sorted(self._engine_ids):
+            await self.client(engine_id)
 
     async def aclose(self) -> None:
+        self._closed = True
         clients, self._clients = list(self._clients.values()), {}
         for client in clients:
             await client.aclose()
@@ -150,18 +181,24 @@ async def _run_engine(
             log.exception("engine_build_failed", extra={"fields": {"engine": engine}})
             run.reason = "parse_failure"
         else:
-            await _exchange(pools[engine], job, request, run)
+            await _exchange(pools, job, request, run)
         run.end_ms = (anyio.current_time() - started) * 1000
         with contextlib.suppress(anyio.BrokenResourceError):
             await send.send(run)
 
 
 async def _exchange(
-    client: httpx.AsyncClient, job: EngineJob, request: httpx.Request, run: EngineRun
+    pools: EnginePools, job: EngineJob, request: httpx.Request, run: EngineRun
 ) -> None:
     # The body is read raw and inflated by rypsok.net.body under MAX_BODY_BYTES, so offer
     # exactly the codings it bounds (httpx's default would follow the installed packages).
     request.headers["Accept-Encoding"] = ACCEPT_ENCODING
+    try:
+        client = await pools.client(run.engine)
+    except (ssl.SSLError, OSError):
+        log.exception("engine_pool_failed", extra={"fields": {"engine": run.engine}})
+        run.reason = "request_failure"
+        return
     sent = anyio.current_time()
     try:
         response = await client.send(request, stream=True)

@@ -25,6 +25,7 @@ from rypsok import bounds, errors, validate
 from rypsok.config import Config
 from rypsok.errors import ToolError
 from rypsok.hygiene.secrets import find_url_secrets, has_username_only
+from rypsok.lazy import Once
 from rypsok.model import FetchResponse
 from rypsok.net.body import (
     ACCEPT_ENCODING,
@@ -65,6 +66,8 @@ ACCEPT = "text/html,application/xhtml+xml,text/markdown;q=0.9,text/plain;q=0.9,*
 
 # The children that read pages, shared by every Fetcher of the process (like a thread pool).
 _READERS = WorkerPool(preload=("rypsok.webfetch.page",))
+TLS_CONTEXT: Once[ssl.SSLContext] = Once(lambda: httpx.create_ssl_context(trust_env=False))
+"""The TLS context of every Fetcher not given one (loading the CA bundle takes tens of ms)."""
 
 
 @contextlib.contextmanager
@@ -119,7 +122,7 @@ class Fetcher:
         self._was_returned = was_returned or returned_in(())
         self._allow_prefixes = [p for p in map(_prefix, self._config.allow_urls) if p is not None]
         self._robots = RobotsCache(clock)
-        context = ssl_context or httpx.create_ssl_context(trust_env=False)
+        context = ssl_context or TLS_CONTEXT.get_sync()
         self._backend = VettedBackend(self._policy, resolver or SystemResolver())
         self._transport = VettedTransport(self._backend, context)
         self._headers = httpx.Headers(
@@ -136,23 +139,31 @@ class Fetcher:
         await self._transport.aclose()
 
     async def fetch(
-        self, url: str, max_chars: int | None = None, start_char: int = 0
+        self,
+        url: str,
+        max_chars: int | None = None,
+        start_char: int = 0,
+        *,
+        since: float | None = None,
     ) -> FetchResponse:
         """The page at ``url``: ``max_chars`` characters of its content from ``start_char``
         (``max_chars`` None: web_fetch's default). The arguments are checked here as the tool
         checks them (:func:`rypsok.validate.fetch_arguments`), since a Fetcher also serves
-        callers that did not go through the tool."""
+        callers that did not go through the tool. ``since`` (anyio time): when the call
+        began, if ``timeout_ms`` is to count from then rather than from the first request."""
         if max_chars is None:
             max_chars = bounds.default_max_chars(self._config.max_chars)
         try:
-            return await self._fetch(url, max_chars, start_char)
+            return await self._fetch(url, max_chars, start_char, since)
         except ToolError as exc:
             reason = exc.detail.get("reason")
             if exc.kind == "denied" and reason != "egress":
                 log.warning("refused", extra={"fields": {"denial": reason}})
             raise
 
-    async def _fetch(self, url: str, max_chars: int, start_char: int) -> FetchResponse:
+    async def _fetch(
+        self, url: str, max_chars: int, start_char: int, since: float | None
+    ) -> FetchResponse:
         target, max_chars, start_char = validate.fetch_arguments(
             url, max_chars, start_char, self._config.max_chars
         )
@@ -166,7 +177,8 @@ class Fetcher:
             self._check_egress(target)
 
         _READERS.prepare()  # a child to read the page starts while the network part runs
-        network_deadline = anyio.current_time() + self._config.timeout_ms / 1000
+        started = anyio.current_time() if since is None else since
+        network_deadline = started + self._config.timeout_ms / 1000
         raw: RawPage | None = None
         with anyio.CancelScope(deadline=network_deadline):
             raw = await self._retrieve(target, upgraded)

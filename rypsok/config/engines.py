@@ -1,0 +1,73 @@
+"""[engines.*]: one table per engine, its defaults taken from the engine's INFO, its credential
+read from the environment."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from rypsok.config import checks
+from rypsok.config.checks import ConfigError
+from rypsok.engines.registry import ENGINE_IDS, engine_module
+
+
+@dataclass(frozen=True)
+class EngineConfig:
+    """One engine as the operator set it up; defaults come from the engine's INFO."""
+
+    id: str
+    enabled: bool = field(default=True, metadata={"check": checks.boolean})
+    weight: float = field(default=1.0, metadata={"check": checks.number(0.0)})
+    endpoint: str = field(default="", metadata={"check": checks.endpoint})
+    credential_env: str | None = field(default=None, metadata={"check": checks.env_name})
+    rate_per_minute: int = field(default=60, metadata={"check": checks.integer(1)})
+    attribution: bool = field(default=False, metadata={"check": checks.boolean})
+    credential: str | None = field(default=None, repr=False, compare=False)
+    """Read from ``credential_env`` at load time; never printed."""
+
+    @property
+    def unusable_reason(self) -> str | None:
+        """Why engine_status reports this engine disabled, or None when it is in use."""
+        if not self.enabled:
+            return "disabled"
+        info = engine_module(self.id).INFO
+        if info.credential_required and not self.credential:
+            return "no_credential"
+        return None
+
+
+def _engine_defaults(engine_id: str) -> dict[str, Any]:
+    info = engine_module(engine_id).INFO
+    return {
+        "id": engine_id,
+        "enabled": engine_id != "searxng",
+        "endpoint": info.default_endpoint,
+        "credential_env": info.credential_env,
+        "rate_per_minute": info.rate_per_minute,
+        "attribution": info.attribution,
+    }
+
+
+def read_engines(table: Any, env: Mapping[str, str]) -> dict[str, EngineConfig]:
+    """Every known engine, in id order, with its table from ``[engines]`` (if any) applied."""
+    if not isinstance(table, dict):
+        raise ConfigError("engines", "must be a table of engine tables")
+    for engine_id in table:
+        if engine_id not in ENGINE_IDS:
+            raise ConfigError(
+                f"engines.{engine_id}", "unknown engine; known engines: " + ", ".join(ENGINE_IDS)
+            )
+    engines = {}
+    for engine_id in ENGINE_IDS:
+        given = table.get(engine_id, {})
+        defaults = _engine_defaults(engine_id)
+        if engine_id == "searxng" and isinstance(given, dict) and "endpoint" in given:
+            defaults["enabled"] = True
+        engine = checks.read_table(EngineConfig, f"engines.{engine_id}", given, defaults)
+        if engine_id == "searxng" and engine.enabled and not engine.endpoint:
+            raise ConfigError("engines.searxng.endpoint", "must be set to enable searxng")
+        credential = env.get(engine.credential_env) if engine.credential_env else None
+        engines[engine_id] = dataclasses.replace(engine, credential=credential or None)
+    return engines
