@@ -28,6 +28,9 @@ MAX_SNIPPET_CHARS = 300
 MAX_MESSAGE_CHARS = 200
 """An error's message."""
 
+FETCH_EXTRACTION_S = 1.0
+"""What web_fetch may spend extracting after its network timeout (docs/web_fetch.md)."""
+
 
 def default_max_results(ceiling: int) -> int:
     """``max_results`` when a call names none: 5, or the configured ceiling when lower."""

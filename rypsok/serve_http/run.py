@@ -16,6 +16,7 @@ import trio
 from hypercorn.config import Config as HypercornConfig
 from hypercorn.trio import serve as hypercorn_serve
 
+from rypsok import bounds
 from rypsok.client import Client
 from rypsok.config import (
     Config,
@@ -32,8 +33,6 @@ from rypsok.serve_http.metrics import Metrics
 log = logging.getLogger("rypsok.http")
 
 GRACE_MARGIN_S = 1.0
-FETCH_EXTRACTION_S = 1.0
-"""web_fetch's network timeout plus at most this much extraction (docs/web_fetch.md)."""
 
 
 @dataclass(frozen=True)
@@ -58,7 +57,7 @@ def prepare(config: Config, listen: str | None = None) -> Plan:
 def grace_period_s(config: Config) -> float:
     """The longest a call in flight may still take, and a margin."""
     search_s = config.search.deadline_ms / 1000
-    fetch_s = config.fetch.timeout_ms / 1000 + FETCH_EXTRACTION_S
+    fetch_s = config.fetch.timeout_ms / 1000 + bounds.FETCH_EXTRACTION_S
     return max(search_s, fetch_s) + GRACE_MARGIN_S
 
 

@@ -60,7 +60,7 @@ from rypsok.webfetch.worker import WorkerFailed, WorkerPool
 
 log = logging.getLogger("rypsok.webfetch")
 
-EXTRACTION_S = 1.0
+EXTRACTION_S = bounds.FETCH_EXTRACTION_S
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 ACCEPT = "text/html,application/xhtml+xml,text/markdown;q=0.9,text/plain;q=0.9,*/*;q=0.1"
 
