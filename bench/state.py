@@ -4,8 +4,15 @@ scale past one, and whether restarting the store costs any call its deadline.
 1. added latency: the same searches through a Client with ``[state]`` on a local
    redis-server and through one in memory, interleaved call by call; the paired
    difference per call. Goal: under 1 ms median.
-2. replicas: searches per second from two ``rypsok serve`` replicas sharing one store
-   against one replica, the same number in flight in total; the ratio.
+2. replicas: searches answered per second from two ``rypsok serve`` replicas sharing one
+   store against one replica, the same number (16) in flight in total; the ratio. A
+   replica refuses ``busy`` the calls it would not end on time (its admission window
+   starts at 8 and follows how late calls end, ``rypsok.limits.OnTimeLimit``), so 16 at
+   once is more than one replica admits by design, and on a loaded machine often more
+   than it learns to admit. A ``busy`` answer is therefore a reported outcome, not a
+   failure: its caller waits 100 ms and asks again, the rate counts answered searches
+   only, and the calls refused are a figure of their own. Two replicas answering more
+   because each is asked less at once is part of what two replicas buy.
 3. soak: two replicas under a steady load while the store is killed and restarted twice
    in the middle (and the same run with the store left alone, for the machine's own
    lateness). Goals: 0 unanswered calls; every call within deadline + 300 ms.
@@ -146,28 +153,48 @@ def server_version(redis: RedisServer) -> str:
 # 2. Two replicas against one
 
 
-async def throughput(paths: list[Path], searches: int, in_flight: int) -> float:
-    """Searches per second over ``paths`` replicas, ``in_flight`` calls at once in total."""
+BUSY_WAIT_S = 0.1
+"""How long a caller refused ``busy`` waits before asking again: under half a search's
+time at 16 in flight, so the admission window stays full, and long enough that refusals
+do not take the CPU the searches need."""
+
+
+def is_busy(result: Any) -> bool:
+    detail = (result.structured_content or {}).get("error", {}).get("detail", {})
+    return bool(result.is_error) and detail.get("reason") == "busy"
+
+
+async def throughput(paths: list[Path], searches: int, in_flight: int) -> tuple[float, int]:
+    """Searches answered per second over ``paths`` replicas, ``in_flight`` callers at once
+    in total, and how many calls were refused ``busy`` (each asked again after
+    BUSY_WAIT_S) on the way to ``searches`` answers."""
     async with contextlib.AsyncExitStack() as stack:
         sessions = [
             await stack.enter_async_context(c.mcp_session(c.rypsok_parameters(p))) for p in paths
         ]
 
-        async def run(count: int, label: str) -> float:
+        async def run(count: int, label: str) -> tuple[float, int]:
             numbers = iter(range(count))
+            busy = 0
 
             async def worker(session) -> None:
+                nonlocal busy
                 for i in numbers:
-                    result = await session.call_tool(
-                        "web_search", {"query": f"{label} {i}", "max_results": 20}
-                    )
+                    while True:
+                        result = await session.call_tool(
+                            "web_search", {"query": f"{label} {i}", "max_results": 20}
+                        )
+                        if not is_busy(result):
+                            break
+                        busy += 1
+                        await anyio.sleep(BUSY_WAIT_S)
                     assert not result.is_error, result.structured_content
 
             start = c.clock()
             async with anyio.create_task_group() as group:
                 for n in range(in_flight):
                     group.start_soon(worker, sessions[n % len(sessions)])
-            return count / (c.clock() - start)
+            return count / (c.clock() - start), busy
 
         await run(in_flight * 2, "warm-up")
         return await run(searches, "replica query")
@@ -328,15 +355,24 @@ def replicas_report(shared: dict, tmp: Path, searches: int) -> None:
     in_flight = 16
     one = [trio.run(throughput, paths[:1], searches, in_flight) for _ in range(2)]
     two = [trio.run(throughput, paths, searches, in_flight) for _ in range(2)]
-    print(f"\n2. replicas: {searches} searches, {in_flight} in flight in total, over stdio")
+    print(
+        f"\n2. replicas: {searches} searches answered, {in_flight} callers in total, over "
+        f"stdio; a call refused busy is asked again {BUSY_WAIT_S * 1000:.0f} ms later"
+    )
     c.table(
-        ["replicas", "searches/s (best of 2)", "runs"],
+        ["replicas", "answered/s (best of 2)", "runs", "refused busy per run"],
         [
-            ["1", f"{max(one):.1f}", " ".join(f"{x:.0f}" for x in one)],
-            ["2", f"{max(two):.1f}", " ".join(f"{x:.0f}" for x in two)],
+            [
+                str(n),
+                f"{max(rate for rate, _ in runs):.1f}",
+                " ".join(f"{rate:.0f}" for rate, _ in runs),
+                " ".join(str(busy) for _, busy in runs),
+            ]
+            for n, runs in ((1, one), (2, two))
         ],
     )
-    print(f"ratio two replicas / one: {max(two) / max(one):.2f} (on {os.cpu_count()} CPUs)")
+    best_one, best_two = (max(rate for rate, _ in runs) for runs in (one, two))
+    print(f"ratio two replicas / one: {best_two / best_one:.2f} (on {os.cpu_count()} CPUs)")
 
 
 def soak_report(shared: dict, redis: RedisServer, tmp: Path, searches: int) -> bool:

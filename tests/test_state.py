@@ -25,7 +25,7 @@ from rypsok.state.redis import RedisStore
 from tests.conftest import make_config
 from tests.engine_servers import Play, json_play
 from tests.fetch_servers import Site, html, running
-from tests.redis_server import RedisServer
+from tests.redis_server import SHARING_BOUND_MS, RedisServer, sharing_bound
 
 pytestmark = pytest.mark.anyio
 
@@ -35,6 +35,13 @@ SLACK_S = 0.3
 
 
 def state_config(engines, redis: RedisServer, **sections):
+    """For the tests of what is shared: the store's bound is generous (SHARING_BOUND_MS)."""
+    return sharing_bound(outage_config(engines, redis, **sections))
+
+
+def outage_config(engines, redis: RedisServer, **sections):
+    """For the tests of a failing store: a bound in the product's range (100 ms unless
+    ``state`` names another), the one the deadline contract is checked with."""
     sections.setdefault("state", {})
     sections["state"] = {"url": redis.url(), "timeout_ms": 100, **sections["state"]}
     return make_config(engines, CODE, **sections)
@@ -91,11 +98,13 @@ async def test_per_minute_windows_are_shared(engines, redis):
 
 async def test_an_engine_budget_is_shared(engines, redis):
     plays(engines)
-    config = make_config(
-        engines,
-        CODE,
-        engine_overrides={"github": {"rate_per_minute": 2}},
-        state={"url": redis.url(), "timeout_ms": 100},
+    config = sharing_bound(
+        make_config(
+            engines,
+            CODE,
+            engine_overrides={"github": {"rate_per_minute": 2}},
+            state={"url": redis.url()},
+        )
     )
     async with Client(config) as a, Client(config) as b:
         await a.search("one", category="code")
@@ -140,7 +149,7 @@ async def test_a_breaker_opened_on_one_replica_is_open_on_the_other(engines, red
 async def test_retry_after_opens_the_breaker_for_every_replica(engines, redis):
     engines.plays["github"] = Play(status=429, headers={"Retry-After": "120"})
     engines.plays["stackexchange"] = json_play("stackexchange/search.json")
-    config = make_config(engines, {"github"}, state={"url": redis.url(), "timeout_ms": 100})
+    config = sharing_bound(make_config(engines, {"github"}, state={"url": redis.url()}))
     async with Client(config) as a, Client(config) as b:
         with pytest.raises(ToolError):
             await a.search("one", category="code")
@@ -274,10 +283,11 @@ async def test_only_latencies_wait_until_after_the_answer(engines, redis):
 
 
 async def test_at_most_max_deferred_outcomes_wait(redis):
-    config = config_from_dict({"state": {"url": redis.url(), "timeout_ms": 100}}, env={})
+    config = sharing_bound(config_from_dict({"state": {"url": redis.url()}}, env={}))
     clean = EngineOutcome("github", True, latency_s=0.01, clean=True)
     memory = MemoryStore(config, FakeClock())
-    async with FallbackStore(RedisStore(config), memory, 0.1, FakeClock()) as store:
+    bound_s = SHARING_BOUND_MS / 1000
+    async with FallbackStore(RedisStore(config), memory, bound_s, FakeClock()) as store:
         await store.settle([clean] * MAX_DEFERRED, [])
         assert redis.command("LLEN", "rypsok:latency:github") == b":0"
         one_more = EngineOutcome("bing", True, latency_s=0.01, clean=True)
@@ -311,8 +321,8 @@ async def test_strict_mode_reads_what_a_search_on_another_replica_returned(engin
             "allow_networks": ["127.0.0.2/32"],
             "ports": [page.port],
         }
-        config = make_config(
-            engines, {"github"}, fetch=fetch, state={"url": redis.url(), "timeout_ms": 100}
+        config = sharing_bound(
+            make_config(engines, {"github"}, fetch=fetch, state={"url": redis.url()})
         )
         async with Client(config) as a, Client(config) as b:
             with pytest.raises(ToolError) as raised:
@@ -381,7 +391,7 @@ async def test_a_killed_store_falls_back_to_memory_and_sharing_comes_back(engine
     caplog.set_level(logging.INFO, logger="rypsok.state")
     plays(engines)
     deadline_ms = 800
-    config = state_config(
+    config = outage_config(
         engines, redis, cache={"enabled": True}, search={"deadline_ms": deadline_ms}
     )
     async with Client(config) as a, Client(config) as b:
@@ -416,7 +426,7 @@ async def test_a_killed_store_falls_back_to_memory_and_sharing_comes_back(engine
 async def test_a_hung_store_costs_a_call_at_most_its_bound(engines, redis):
     plays(engines)
     deadline_ms = 500
-    config = state_config(
+    config = outage_config(
         engines, redis, search={"deadline_ms": deadline_ms}, state={"timeout_ms": 50}
     )
     async with Client(config) as a:
@@ -440,7 +450,7 @@ async def test_unavailable_is_logged_at_most_once_a_minute(engines, redis, caplo
     plays(engines)
     redis.kill()
     clock = FakeClock()
-    config = state_config(engines, redis)
+    config = outage_config(engines, redis)
     async with Client(config, clock=clock) as client:
         assert isinstance(client.state, FallbackStore)
         await client.search("one", category="code")
@@ -472,10 +482,12 @@ async def test_a_search_refused_early_still_counts_and_rate_limited_comes_first(
     """web_search takes its window with its plan; refusals before the plan take it alone."""
     engines.plays["github"] = json_play("github/search.json", delay_s=0.4)
     engines.plays["stackexchange"] = json_play("stackexchange/search.json")
-    state = {"state": {"url": redis.url(), "timeout_ms": 100}} if shared_store else {}
+    state = {"state": {"url": redis.url()}} if shared_store else {}
     config = make_config(
         engines, CODE, limits={"web_search": 3}, search={"max_concurrent": 1}, **state
     )
+    if shared_store:
+        config = sharing_bound(config)
     secret = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
     refusals = []
     async with Client(config) as client:

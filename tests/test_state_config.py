@@ -15,7 +15,7 @@ from rypsok import Client
 from rypsok.config import ConfigError, config_from_dict
 from tests.conftest import make_config
 from tests.engine_servers import json_play
-from tests.redis_server import RedisServer
+from tests.redis_server import RedisServer, sharing_bound
 
 pytestmark = pytest.mark.anyio
 
@@ -116,8 +116,8 @@ async def test_rediss_checks_the_certificate_and_the_host_name(
 ):
     plays(engines)
     with RedisServer(tls=(tls_files["ip"], tls_files["ip_key"]), server=store_server) as server:
-        config = make_config(
-            engines, CODE, cache={"enabled": True}, state={"url": server.url(), "timeout_ms": 100}
+        config = sharing_bound(
+            make_config(engines, CODE, cache={"enabled": True}, state={"url": server.url()})
         )
         assert config.state.url.startswith("rediss://")
         monkeypatch.setenv("SSL_CERT_FILE", tls_files["ca"])
@@ -146,12 +146,14 @@ async def test_the_password_comes_from_the_named_variable(engines, store_server)
     plays(engines)
     with RedisServer(password="correct horse battery", server=store_server) as server:
         state = {"url": server.url(), "password_env": "STATE_PASSWORD", "timeout_ms": 100}
-        right = make_config(
-            engines,
-            CODE,
-            env={"STATE_PASSWORD": "correct horse battery"},
-            cache={"enabled": True},
-            state=state,
+        right = sharing_bound(
+            make_config(
+                engines,
+                CODE,
+                env={"STATE_PASSWORD": "correct horse battery"},
+                cache={"enabled": True},
+                state=state,
+            )
         )
         wrong = make_config(engines, CODE, env={"STATE_PASSWORD": "wrong"}, state=state)
         async with Client(right) as a, Client(right) as b, Client(wrong) as refused:
