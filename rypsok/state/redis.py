@@ -120,7 +120,6 @@ class RedisStore:
         state = config.state
         self._url = state.url
         self._password = state.password
-        self._timeout_s = state.timeout_ms / 1000
         self._breaker = config.breaker
         self._cache = config.cache
         self._lease_ms = config.search.deadline_ms + PROBE_LEASE_MARGIN_MS
@@ -130,7 +129,8 @@ class RedisStore:
         self._wake: anyio.Event | None = None
         self._settled: anyio.Event | None = None
         """Set when the attempt to connect under way (or the next one) has ended."""
-        self._connect_error = "none yet"
+        self._connect_error = "NotYetConnected"
+        """The class name of what ended the last connection or attempt, for the log."""
 
     def _options(self) -> dict[str, Any]:
         options: dict[str, Any] = {}
@@ -188,6 +188,7 @@ class RedisStore:
                         await group.start(connection.run)
                     self._live, connected = connection, True
                     self._attempt_ended()
+                self._connect_error = "ConnectionLost"
             except Exception as exc:
                 self._connect_error = _innermost(exc).__class__.__name__
             self._live = None
