@@ -17,15 +17,23 @@ import platform
 import statistics
 import sys
 import time
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH_ENV = {"BRAVE_API_KEY": "bench-key"}
 """Credentials the fake engines accept: brave needs one to be usable."""
 HIGH = 1_000_000
 """A limit the benchmarks never reach."""
+
+
+T = TypeVar("T")
+
+BUSY_WAIT_S = 0.1
+"""How long a caller refused ``busy`` waits before asking again: under half a search's
+time at 16 in flight, so the admission window stays full, and long enough that refusals
+do not take the CPU the searches need."""
 
 
 # Arguments and printing
@@ -184,6 +192,48 @@ def fetch_server_problem() -> str | None:
             "pip install mcp-server-fetch"
         )
     return None
+
+
+# Busy: a designed outcome under load
+
+
+def is_busy(answer: Any) -> bool:
+    """Whether an MCP tool result (or a library ToolError) is the refusal ``busy``: the
+    admission window (rypsok.limits.OnTimeLimit) let in no more calls than end on time."""
+    detail = getattr(answer, "detail", None)
+    if detail is None:
+        if not getattr(answer, "is_error", False):
+            return False
+        detail = (answer.structured_content or {}).get("error", {}).get("detail", {})
+    return detail.get("reason") == "busy"
+
+
+class BusyCount:
+    """Calls refused ``busy`` on the way to their answers, for one run."""
+
+    def __init__(self) -> None:
+        self.refused = 0
+
+
+async def admitted(call: Callable[[], Awaitable[T]], busy: BusyCount) -> T:
+    """``await call()`` until it is not refused ``busy`` (an MCP result saying so, or the
+    library's ToolError), waiting BUSY_WAIT_S before each new try; refusals are counted in
+    ``busy``. Anything else, error or not, is returned (or raised) as it came."""
+    import anyio
+
+    from rypsok import ToolError
+
+    while True:
+        try:
+            answer = await call()
+        except ToolError as error:
+            if not is_busy(error):
+                raise
+        else:
+            if not is_busy(answer):
+                return answer
+        busy.refused += 1
+        await anyio.sleep(BUSY_WAIT_S)
 
 
 @contextlib.asynccontextmanager

@@ -153,21 +153,10 @@ def server_version(redis: RedisServer) -> str:
 # 2. Two replicas against one
 
 
-BUSY_WAIT_S = 0.1
-"""How long a caller refused ``busy`` waits before asking again: under half a search's
-time at 16 in flight, so the admission window stays full, and long enough that refusals
-do not take the CPU the searches need."""
-
-
-def is_busy(result: Any) -> bool:
-    detail = (result.structured_content or {}).get("error", {}).get("detail", {})
-    return bool(result.is_error) and detail.get("reason") == "busy"
-
-
 async def throughput(paths: list[Path], searches: int, in_flight: int) -> tuple[float, int]:
     """Searches answered per second over ``paths`` replicas, ``in_flight`` callers at once
     in total, and how many calls were refused ``busy`` (each asked again after
-    BUSY_WAIT_S) on the way to ``searches`` answers."""
+    c.BUSY_WAIT_S) on the way to ``searches`` answers."""
     async with contextlib.AsyncExitStack() as stack:
         sessions = [
             await stack.enter_async_context(c.mcp_session(c.rypsok_parameters(p))) for p in paths
@@ -175,26 +164,21 @@ async def throughput(paths: list[Path], searches: int, in_flight: int) -> tuple[
 
         async def run(count: int, label: str) -> tuple[float, int]:
             numbers = iter(range(count))
-            busy = 0
+            busy = c.BusyCount()
 
             async def worker(session) -> None:
-                nonlocal busy
                 for i in numbers:
-                    while True:
-                        result = await session.call_tool(
-                            "web_search", {"query": f"{label} {i}", "max_results": 20}
-                        )
-                        if not is_busy(result):
-                            break
-                        busy += 1
-                        await anyio.sleep(BUSY_WAIT_S)
+                    arguments = {"query": f"{label} {i}", "max_results": 20}
+                    result = await c.admitted(
+                        lambda a=arguments: session.call_tool("web_search", a), busy
+                    )
                     assert not result.is_error, result.structured_content
 
             start = c.clock()
             async with anyio.create_task_group() as group:
                 for n in range(in_flight):
                     group.start_soon(worker, sessions[n % len(sessions)])
-            return count / (c.clock() - start), busy
+            return count / (c.clock() - start), busy.refused
 
         await run(in_flight * 2, "warm-up")
         return await run(searches, "replica query")
@@ -357,7 +341,7 @@ def replicas_report(shared: dict, tmp: Path, searches: int) -> None:
     two = [trio.run(throughput, paths, searches, in_flight) for _ in range(2)]
     print(
         f"\n2. replicas: {searches} searches answered, {in_flight} callers in total, over "
-        f"stdio; a call refused busy is asked again {BUSY_WAIT_S * 1000:.0f} ms later"
+        f"stdio; a call refused busy is asked again {c.BUSY_WAIT_S * 1000:.0f} ms later"
     )
     c.table(
         ["replicas", "answered/s (best of 2)", "runs", "refused busy per run"],

@@ -90,3 +90,22 @@ def redis(redis_server):
     """The module's redis-server, running and empty."""
     redis_server.flush()
     return redis_server
+
+
+@pytest.fixture(scope="module")
+def tls_files(tmp_path_factory) -> dict[str, str]:
+    """A CA and certificates for 127.0.0.1 (ip) and redis.test (name), and a CA nobody
+    trusts (stranger), as files."""
+    import trustme
+
+    folder = tmp_path_factory.mktemp("tls")
+    ca, stranger = trustme.CA(), trustme.CA()
+    files = {}
+    for name, cert in (("ip", ca.issue_cert("127.0.0.1")), ("name", ca.issue_cert("redis.test"))):
+        cert.cert_chain_pems[0].write_to_path(folder / f"{name}.pem")
+        cert.private_key_pem.write_to_path(folder / f"{name}.key")
+        files[name] = str(folder / f"{name}.pem")
+        files[f"{name}_key"] = str(folder / f"{name}.key")
+    ca.cert_pem.write_to_path(folder / "ca.pem")
+    stranger.cert_pem.write_to_path(folder / "stranger.pem")
+    return {**files, "ca": str(folder / "ca.pem"), "stranger": str(folder / "stranger.pem")}

@@ -341,6 +341,7 @@ async def test_returned_urls_keep_the_newest_ten_thousand(redis):
     config = config_from_dict({"state": {"url": redis.url()}}, env={})
     urls = [f"https://example.org/{n}" for n in range(10_005)]
     async with RedisStore(config) as store:
+        assert await store.store_answers()  # waits for the connection, opened in the background
         for first in range(0, len(urls), 2000):
             await store.settle([], urls[first : first + 2000])
         assert redis.command("ZCARD", "rypsok:returned-urls") == b":10000"
@@ -357,6 +358,7 @@ async def test_a_cached_answer_round_trips_field_by_field(redis):
         RawResult("Other", "https://example.org/b"),
     )
     async with RedisStore(config) as store:
+        assert await store.store_answers()  # waits for the connection, opened in the background
         await store.settle([EngineOutcome("github", True, cache_key=key, results=results)], [])
         refused, (grant,) = await store.plan([EngineAsk("github", 10, key)])
     assert refused == 0

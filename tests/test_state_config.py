@@ -94,23 +94,6 @@ def test_cli_refuses_a_bad_state_url_with_exit_2(tmp_path: Path):
 # TLS and the password
 
 
-@pytest.fixture(scope="module")
-def tls_files(tmp_path_factory) -> dict[str, str]:
-    import trustme
-
-    folder = tmp_path_factory.mktemp("tls")
-    ca, stranger = trustme.CA(), trustme.CA()
-    files = {}
-    for name, cert in (("ip", ca.issue_cert("127.0.0.1")), ("name", ca.issue_cert("redis.test"))):
-        cert.cert_chain_pems[0].write_to_path(folder / f"{name}.pem")
-        cert.private_key_pem.write_to_path(folder / f"{name}.key")
-        files[name] = str(folder / f"{name}.pem")
-        files[f"{name}_key"] = str(folder / f"{name}.key")
-    ca.cert_pem.write_to_path(folder / "ca.pem")
-    stranger.cert_pem.write_to_path(folder / "stranger.pem")
-    return {**files, "ca": str(folder / "ca.pem"), "stranger": str(folder / "stranger.pem")}
-
-
 async def test_rediss_checks_the_certificate_and_the_host_name(
     engines, tls_files, monkeypatch, store_server
 ):

@@ -111,6 +111,16 @@ def may_wait(outcomes: Sequence[EngineOutcome], returned_urls: Sequence[str]) ->
     )
 
 
+class NotConnected(ConnectionError):
+    """The shared store has no connection open now (one is being opened in the background):
+    raised at once, so that no operation waits for a handshake."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+        """The class name of the last attempt's error (TimeoutError, AuthenticationError...)."""
+
+
 @dataclass(frozen=True)
 class EngineView:
     state: BreakerState

@@ -29,6 +29,7 @@ from rypsok.state import (
     EngineGrant,
     EngineOutcome,
     EngineView,
+    NotConnected,
     Store,
     Windows,
     may_wait,
@@ -40,7 +41,7 @@ RETRY_AFTER_S = 1.0
 """How long a replica answers from memory after the store failed before trying it again."""
 LOG_EVERY_S = 60.0
 WARM_UP_S = 1.0
-"""At start-up (no call waits yet) the first connection may take this long."""
+"""How long start-up (no call waits yet) waits for the first connection to the store."""
 MAX_DEFERRED = 240
 """Engine outcomes (forty searches of six engines) that may wait for the writer."""
 
@@ -76,7 +77,7 @@ class FallbackStore:
     async def __aenter__(self) -> FallbackStore:
         await self._store.__aenter__()
         try:
-            # Open the first connection now, so that no call's bound pays for it.
+            # Wait for the first connection now, so that the first calls find it open.
             with anyio.fail_after(WARM_UP_S):
                 await self._store.store_answers()
         except Exception as exc:
@@ -140,7 +141,7 @@ class FallbackStore:
             self._down_logged = True
             log.warning(
                 "state_store_unavailable",
-                extra={"fields": {"error": exc.__class__.__name__, "retry_after_s": RETRY_AFTER_S}},
+                extra={"fields": {"error": _error_name(exc), "retry_after_s": RETRY_AFTER_S}},
             )
 
     def _answered(self) -> None:
@@ -196,3 +197,11 @@ class FallbackStore:
                 return await self._store.store_answers()
         except Exception:
             return False
+
+
+def _error_name(exc: Exception) -> str:
+    """The error's class name, for the log (no address, no password); for no connection,
+    the last attempt's."""
+    if isinstance(exc, NotConnected):
+        return f"NotConnected({exc.reason})"
+    return exc.__class__.__name__

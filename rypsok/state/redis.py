@@ -5,7 +5,10 @@ one Lua script (``lua.py``), atomic on the server, so a search costs two round t
 ``plan`` (its per-minute windows, then its engines) and ``settle``; engine_status one
 (``views``, with its windows). Errors are raised as they come; bounding each
 operation and falling back to memory is :class:`~rypsok.state.fallback.FallbackStore`'s
-job. Inside ``async with`` one connection pool serves every call; outside it (the
+job. Inside ``async with`` one multiplexed connection serves every call, and it is opened
+and reopened in the background (``CONNECT_TIMEOUT_S``), never inside an operation: an
+operation that finds no connection raises :class:`NotConnected` at once, so its caller
+answers from memory without waiting for a handshake. Outside ``async with`` (the
 library's module-level functions) each operation opens its own connection.
 
 Keys, all under ``rypsok:``::
@@ -31,7 +34,9 @@ import uuid
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
+import anyio
 import coredis
+from coredis.connection import BaseConnection
 from coredis.exceptions import NoScriptError
 from coredis.retry import NoRetryPolicy
 
@@ -43,6 +48,7 @@ from rypsok.state import (
     EngineGrant,
     EngineOutcome,
     EngineView,
+    NotConnected,
     Windows,
     engine_window,
     lua,
@@ -52,7 +58,13 @@ PREFIX = "rypsok:"
 PROBE_LEASE_MARGIN_MS = 1000
 """A probe's lease outlives the search deadline by this much, so it ends even if the
 replica carrying it dies; the next call after it probes again."""
-MAX_CONNECTIONS = 16
+CONNECT_TIMEOUT_S = 1.0
+"""The bound on opening one connection (TCP, TLS, HELLO with AUTH, CLIENT SETNAME), apart
+from the operations' bound: a TLS handshake to a remote store can take longer than an
+operation may. Start-up waits for the first attempt; later ones run in the background."""
+RECONNECT_EVERY_S = 0.5
+"""While there is no connection, how often the background tries again (sooner when an
+operation or a health check finds none)."""
 
 # coredis logs failed connections with their traces; the fallback logs
 # state_store_unavailable (once a minute) instead.
@@ -87,14 +99,18 @@ def decode_results(text: str) -> tuple[RawResult, ...]:
     )
 
 
-async def _send(redis: coredis.Redis[str], words: Sequence[str | int]) -> Any:
-    """One command straight on a pooled connection: coredis's connection, packer and parser
-    without its per-command layers (request objects that copy the arguments, the retry
-    policy, telemetry), which cost more CPU than the round trip itself."""
-    async with redis.connection_pool.acquire() as connection:
-        # released before the reply is awaited: the connection is multiplexed
-        request = connection.create_request(str(words[0]).encode(), *words[1:], decode=True)
-    return await request
+async def _send(connection: BaseConnection, words: Sequence[str | int]) -> Any:
+    """One command straight on a connection: coredis's connection, packer and parser without
+    its per-command layers (request objects that copy the arguments, the retry policy,
+    telemetry), which cost more CPU than the round trip itself. The connection is
+    multiplexed: other calls send theirs while this one awaits its reply."""
+    return await connection.create_request(str(words[0]).encode(), *words[1:], decode=True)
+
+
+def _innermost(exc: BaseException) -> BaseException:
+    while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
+        exc = exc.exceptions[0]
+    return exc
 
 
 class RedisStore:
@@ -104,63 +120,117 @@ class RedisStore:
         state = config.state
         self._url = state.url
         self._password = state.password
-        self._timeout_s = state.timeout_ms / 1000
         self._breaker = config.breaker
         self._cache = config.cache
         self._lease_ms = config.search.deadline_ms + PROBE_LEASE_MARGIN_MS
-        self._redis: coredis.Redis[str] | None = None
         self._exit: contextlib.AsyncExitStack | None = None
+        self._live: BaseConnection | None = None
+        """The connection every operation uses, while it is open (inside ``async with``)."""
+        self._wake: anyio.Event | None = None
+        self._settled: anyio.Event | None = None
+        """Set when the attempt to connect under way (or the next one) has ended."""
+        self._connect_error = "NotYetConnected"
+        """The class name of what ended the last connection or attempt, for the log."""
 
-    def _client(self) -> coredis.Redis[str]:
+    def _options(self) -> dict[str, Any]:
         options: dict[str, Any] = {}
         if self._url.startswith("rediss://"):
             # Verified against the system's CAs (SSL_CERT_FILE names another) and the host
             # name; coredis's own default checks neither the name nor a missing certificate.
             options["ssl_context"] = ssl.create_default_context()
+        return {
+            "decode_responses": True,
+            "password": self._password,
+            "connect_timeout": CONNECT_TIMEOUT_S,
+            "client_name": "rypsok",
+            **options,
+        }
+
+    def _client(self) -> coredis.Redis[str]:
+        """A client of its own, for one operation outside ``async with``."""
         return coredis.Redis.from_url(
             self._url,
-            decode_responses=True,
-            password=self._password,
-            connect_timeout=self._timeout_s,
-            max_connections=MAX_CONNECTIONS,
-            client_name="rypsok",
+            max_connections=1,
             retry_policy=NoRetryPolicy(),
             verify_version=False,
-            **options,
+            **self._options(),
         )
 
+    def _new_connection(self) -> BaseConnection:
+        # the pool only reads the URL into a connection's parameters; it is never entered
+        pool = coredis.ConnectionPool.from_url(self._url, **self._options())
+        return pool.connection_class(pool.location, **pool.connection_kwargs)
+
     async def __aenter__(self) -> RedisStore:
+        """Starts the task that keeps a connection open; ``await store_answers()`` waits for
+        its first attempt (start-up does, within its warm-up bound)."""
+        self._wake, self._settled = anyio.Event(), anyio.Event()
         self._exit = contextlib.AsyncExitStack()
-        self._redis = await self._exit.enter_async_context(self._client())
+        group = await self._exit.enter_async_context(anyio.create_task_group())
+        self._exit.callback(group.cancel_scope.cancel)
+        group.start_soon(self._keep_connected)
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
-        exit_stack, self._exit, self._redis = self._exit, None, None
+        exit_stack, self._exit, self._live = self._exit, None, None
         if exit_stack is not None:
             await exit_stack.aclose()
 
+    async def _keep_connected(self) -> None:
+        """Opens the connection, waits for it to close, opens it again: at once after a
+        close, then every ``RECONNECT_EVERY_S`` (or when woken) until it opens."""
+        while True:
+            connected = False
+            try:
+                async with anyio.create_task_group() as group:
+                    connection = self._new_connection()
+                    with anyio.fail_after(CONNECT_TIMEOUT_S):
+                        await group.start(connection.run)
+                    self._live, connected = connection, True
+                    self._attempt_ended()
+                self._connect_error = "ConnectionLost"
+            except Exception as exc:
+                self._connect_error = _innermost(exc).__class__.__name__
+            self._live = None
+            if not connected:
+                self._attempt_ended()
+                assert self._wake is not None
+                with anyio.move_on_after(RECONNECT_EVERY_S):
+                    await self._wake.wait()
+                self._wake = anyio.Event()
+
+    def _attempt_ended(self) -> None:
+        assert self._settled is not None
+        self._settled.set()
+        self._settled = anyio.Event()
+
     @contextlib.asynccontextmanager
-    async def _connection(self) -> AsyncIterator[coredis.Redis[str]]:
-        if self._redis is not None:
-            yield self._redis
+    async def _connection(self) -> AsyncIterator[BaseConnection]:
+        if self._exit is None:
+            async with self._client() as redis, redis.connection_pool.acquire() as connection:
+                yield connection
             return
-        async with self._client() as redis:
-            yield redis
+        live = self._live
+        if live is None or not live.usable:
+            assert self._wake is not None
+            self._wake.set()
+            raise NotConnected(self._connect_error)
+        yield live
 
     async def _command(self, *words: str | int) -> Any:
-        async with self._connection() as redis:
-            return await _send(redis, words)
+        async with self._connection() as connection:
+            return await _send(connection, words)
 
     async def _eval(self, script: _Script, keys: Sequence[str], args: Sequence[str | int]) -> Any:
         """EVALSHA, loading the script when the server does not know it (its first use, or
         a store that restarted empty)."""
         words = ("EVALSHA", script.sha, len(keys), *keys, *args)
-        async with self._connection() as redis:
+        async with self._connection() as connection:
             try:
-                return await _send(redis, words)
+                return await _send(connection, words)
             except NoScriptError:
-                await _send(redis, ("SCRIPT", "LOAD", script.source))
-                return await _send(redis, words)
+                await _send(connection, ("SCRIPT", "LOAD", script.source))
+                return await _send(connection, words)
 
     async def acquire(self, windows: Windows) -> int:
         if not windows:
@@ -270,4 +340,12 @@ class RedisStore:
         return any(score is not None for score in scores)
 
     async def store_answers(self) -> bool:
+        """A PING. Inside ``async with`` with no connection open, it first waits for the
+        next attempt to connect (woken now): a health check may wait for a handshake,
+        within its caller's bound; an operation never does."""
+        if self._exit is not None and (self._live is None or not self._live.usable):
+            assert self._wake is not None and self._settled is not None
+            settled = self._settled
+            self._wake.set()
+            await settled.wait()
         return await self._command("PING") == "PONG"
