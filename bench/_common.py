@@ -95,6 +95,15 @@ def median(values: Sequence[float]) -> float:
     return statistics.median(values)
 
 
+LATENCY_STATS = (
+    median,
+    lambda values: percentile(values, 90),
+    lambda values: percentile(values, 99),
+    max,
+)
+"""Median, p90, p99 and max: the columns of a latency table."""
+
+
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:.2f}"
 
@@ -234,6 +243,21 @@ async def admitted(call: Callable[[], Awaitable[T]], busy: BusyCount) -> T:
                 return answer
         busy.refused += 1
         await anyio.sleep(BUSY_WAIT_S)
+
+
+async def in_parallel(call: Callable[[int], Awaitable[Any]], calls: int, concurrency: int) -> None:
+    """``calls`` calls of ``call(i)``, ``concurrency`` at a time."""
+    import anyio
+
+    numbers = iter(range(calls))
+
+    async def worker() -> None:
+        for i in numbers:
+            await call(i)
+
+    async with anyio.create_task_group() as group:
+        for _ in range(concurrency):
+            group.start_soon(worker)
 
 
 @contextlib.asynccontextmanager

@@ -23,23 +23,10 @@ import tempfile
 from pathlib import Path
 
 import _common as c
-import anyio
 import trio
 from _servers import GENERAL_ENGINES, PlayServer, answer_play, single
 
 TOKEN = "bench-token-0123456789abcdef"
-
-
-async def in_parallel(call, searches: int, concurrency: int) -> None:
-    numbers = iter(range(searches))
-
-    async def worker() -> None:
-        for i in numbers:
-            await call(i)
-
-    async with anyio.create_task_group() as group:
-        for _ in range(concurrency):
-            group.start_soon(worker)
 
 
 def searcher(session, busy: c.BusyCount):
@@ -89,10 +76,10 @@ async def measure(config_path: Path, rounds: int, warmup: int, searches: int, co
                 latency[f"{way} status"].append(c.clock() - start)
         for _ in range(2):
             for way in ("stdio", "http"):
-                await in_parallel(calls[way], concurrency * 2, concurrency)
+                await c.in_parallel(calls[way], concurrency * 2, concurrency)
                 busy[way].refused = 0
                 before, own, start = c.cpu_seconds(pids[way]), c.cpu_seconds(), c.clock()
-                await in_parallel(calls[way], searches, concurrency)
+                await c.in_parallel(calls[way], searches, concurrency)
                 per_s[way].append(searches / (c.clock() - start))
                 refused[way].append(busy[way].refused)
                 cpu[way].append((c.cpu_seconds(pids[way]) - before) / searches)
@@ -140,7 +127,7 @@ def main() -> int:
     c.table(
         ["ms", "median", "p90", "p99", "max"],
         [
-            [name, *(c.ms(f(values)) for f in STATS)]
+            [name, *(c.ms(f(values)) for f in c.LATENCY_STATS)]
             for name, values in [
                 ("stdio call", latency["stdio"]),
                 ("http call", latency["http"]),
@@ -181,13 +168,6 @@ def main() -> int:
     )
     return 0
 
-
-STATS = (
-    c.median,
-    lambda v: c.percentile(v, 90),
-    lambda v: c.percentile(v, 99),
-    max,
-)
 
 if __name__ == "__main__":
     raise SystemExit(main())

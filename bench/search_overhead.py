@@ -132,7 +132,7 @@ def main() -> int:
     c.table(
         ["ms", "median", "p90", "p99", "max"],
         [
-            [name, *(c.ms(f(values)) for f in STATS)]
+            [name, *(c.ms(f(values)) for f in c.LATENCY_STATS)]
             for name, values in [
                 ("rypsok call", ours),
                 ("floor (bare httpx)", floor),
@@ -151,13 +151,6 @@ def main() -> int:
     c.verdict("ratio", ratio, 1.10, "x")
     return 0
 
-
-STATS = (
-    c.median,
-    lambda v: c.percentile(v, 90),
-    lambda v: c.percentile(v, 99),
-    max,
-)
 
 if __name__ == "__main__":
     raise SystemExit(main())

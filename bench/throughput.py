@@ -23,7 +23,6 @@ import tempfile
 from pathlib import Path
 
 import _common as c
-import anyio
 import trio
 from _servers import GENERAL_ENGINES, PlayServer, answer_play, single
 
@@ -31,19 +30,6 @@ from _servers import GENERAL_ENGINES, PlayServer, answer_play, single
 def own_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
-
-
-async def in_parallel(call, searches: int, concurrency: int) -> None:
-    """``searches`` calls of ``call(i)``, ``concurrency`` at a time."""
-    numbers = iter(range(searches))
-
-    async def worker() -> None:
-        for i in numbers:
-            await call(i)
-
-    async with anyio.create_task_group() as group:
-        for _ in range(concurrency):
-            group.start_soon(worker)
 
 
 async def library_round(config, searches: int, concurrency: int) -> dict[str, float]:
@@ -57,10 +43,10 @@ async def library_round(config, searches: int, concurrency: int) -> dict[str, fl
             response = await c.admitted(lambda: client.search(query, max_results=20), busy)
             assert response.outcome == "ok", response
 
-        await in_parallel(call, concurrency * 2, concurrency)
+        await c.in_parallel(call, concurrency * 2, concurrency)
         busy.refused = 0
         cpu, start = own_cpu(), c.clock()
-        await in_parallel(call, searches, concurrency)
+        await c.in_parallel(call, searches, concurrency)
         wall, cpu = c.clock() - start, own_cpu() - cpu
     return {
         "per_s": searches / wall,
@@ -81,10 +67,10 @@ async def mcp_round(config_path: Path, searches: int, concurrency: int) -> dict[
             assert not result.is_error, result.structured_content
             assert result.structured_content["outcome"] == "ok"
 
-        await in_parallel(call, concurrency * 2, concurrency)
+        await c.in_parallel(call, concurrency * 2, concurrency)
         busy.refused = 0
         server_cpu, client_cpu, start = c.cpu_seconds(server.pid), own_cpu(), c.clock()
-        await in_parallel(call, searches, concurrency)
+        await c.in_parallel(call, searches, concurrency)
         wall = c.clock() - start
         server_cpu = c.cpu_seconds(server.pid) - server_cpu
         client_cpu = own_cpu() - client_cpu
