@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import http.server
+import logging
 import socket
 import ssl
 import struct
@@ -220,3 +221,24 @@ def free_port(address: str) -> int:
     with socket.socket() as probe:
         probe.bind((address, 0))
         return probe.getsockname()[1]
+
+
+@contextlib.contextmanager
+def fetch_log() -> Iterator[list[logging.LogRecord]]:
+    """The records the fetcher logs (``rypsok.webfetch``, every level) while the block runs."""
+    records: list[logging.LogRecord] = []
+
+    class Collect(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            records.append(record)
+
+    logger = logging.getLogger("rypsok.webfetch")
+    handler = Collect(logging.DEBUG)
+    logger.addHandler(handler)
+    level = logger.level
+    logger.setLevel(logging.DEBUG)
+    try:
+        yield records
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import ssl
 import time
@@ -27,6 +26,7 @@ from tests.fetch_servers import (
     REFUSED_SCHEME_TARGETS,
     Reply,
     Site,
+    fetch_log,
     free_port,
     html,
     redirect,
@@ -138,26 +138,6 @@ def assert_error(error: ToolError, kind: str, /, **detail: object) -> None:
     for key, value in detail.items():
         assert error.detail.get(key) == value, (key, error)
     assert len(error.message) <= 200
-
-
-@contextlib.contextmanager
-def fetch_log() -> Iterator[list[logging.LogRecord]]:
-    records: list[logging.LogRecord] = []
-
-    class Collect(logging.Handler):
-        def emit(self, record: logging.LogRecord) -> None:
-            records.append(record)
-
-    logger = logging.getLogger("rypsok.webfetch")
-    handler = Collect(logging.DEBUG)
-    logger.addHandler(handler)
-    level = logger.level
-    logger.setLevel(logging.DEBUG)
-    try:
-        yield records
-    finally:
-        logger.removeHandler(handler)
-        logger.setLevel(level)
 
 
 def refusals(records: list[logging.LogRecord]) -> list[dict]:

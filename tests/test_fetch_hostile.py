@@ -6,7 +6,6 @@ control characters kept, the others are removed and counted)."""
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import os
 import time
@@ -25,7 +24,7 @@ from rypsok.webfetch.fetcher import Fetcher
 from rypsok.webfetch.page import page
 from rypsok.webfetch.worker import WorkerFailed, WorkerPool
 from tests import busy
-from tests.fetch_servers import Site, html, robots, running
+from tests.fetch_servers import Site, fetch_log, html, robots, running
 
 FETCH_S = 11.0  # tools.md: 10 s of network plus extraction
 MARGIN_S = 0.3  # a call ends within its deadline plus 300 ms
@@ -82,23 +81,6 @@ def timed_error(site: Site, path: str, **kwargs: object) -> tuple[ToolError, flo
 
 def notices(response: FetchResponse) -> dict[str, object]:
     return {notice.code: notice.count for notice in response.notices}
-
-
-@contextlib.contextmanager
-def webfetch_log() -> Iterator[list[logging.LogRecord]]:
-    records: list[logging.LogRecord] = []
-
-    class Collect(logging.Handler):
-        def emit(self, record: logging.LogRecord) -> None:
-            records.append(record)
-
-    logger = logging.getLogger("rypsok.webfetch")
-    handler = Collect(logging.DEBUG)
-    logger.addHandler(handler)
-    try:
-        yield records
-    finally:
-        logger.removeHandler(handler)
 
 
 def gone(pid: int) -> bool:
@@ -199,7 +181,7 @@ def test_a_worker_that_dies_is_extraction_failed_with_its_trace_logged(
         return call(child, payload)
 
     monkeypatch.setattr(worker_module._Child, "call", killed_first)
-    with webfetch_log() as records:
+    with fetch_log() as records:
         error, _ = timed_error(site, "/page")
     assert (error.kind, error.detail) == ("unsupported_content", {"reason": "extraction_failed"})
     logged = [r for r in records if r.getMessage() == "extraction_failed"]
