@@ -103,9 +103,7 @@ def test_the_bundle_holds_a_manifest_of_the_current_version_with_the_tools_and_t
 
 
 @pytest.mark.anyio
-async def test_the_command_the_host_resolves_starts_a_server_that_lists_its_tools(
-    bundle, tmp_path
-):
+async def test_the_command_a_host_resolves_starts_a_server_that_lists_its_tools(bundle, tmp_path):
     config = write_toml({"engines": {"duckduckgo": {"enabled": False}}}, tmp_path / "r.toml")
     directory = tmp_path / "Claude Extensions" / "rypsok"
     installed = host_install(
