@@ -74,7 +74,7 @@ bundle OUT="dist": mcpb
 # the wheel and the sdist in dist/, checked with twine
 dist:
     python -m build
-    twine check --strict dist/rypsok-*
+    twine check --strict dist/*.whl dist/*.tar.gz
 
 # the MCP server on stdio
 serve *ARGS:

@@ -1,8 +1,9 @@
 """Build the MCP Bundle: ``python -m bundle MCPB OUT_DIR`` (``just bundle`` runs it).
 
 Stages the bundle's files in ``build/bundle`` (the project as uv builds it: pyproject.toml,
-README.md, LICENSE and the rypsok package, plus the icon and a manifest.json written from the
-code: the version, the tools ``tools/list`` answers, each engine's key), then runs
+README.md, LICENSE, .python-version and the rypsok package, plus the icon and a manifest.json
+written from the code: the version, the tools ``tools/list`` answers, each engine's key), then
+runs
 ``MCPB validate`` and ``MCPB pack`` to write ``OUT_DIR/rypsok-<version>.mcpb``.
 """
 
@@ -28,6 +29,10 @@ MANIFEST_VERSION = "0.4"
 first with the ``uv`` server type."""
 
 PROJECT_FILES = ("pyproject.toml", "README.md", "LICENSE")
+PYTHON_REQUEST = ">=3.11,<3.14"
+"""The bundle's .python-version, which uv reads: a Python the machine has within this range,
+else uv downloads the newest in it, rather than the newest Python of all, for which
+rypsok's compiled dependencies may not have wheels yet."""
 ICON = "icon.png"
 CONFIG_FILE_KEY = "config_file"
 
@@ -137,6 +142,7 @@ def stage(directory: Path) -> None:
         ROOT / "rypsok", directory / "rypsok", ignore=shutil.ignore_patterns("__pycache__")
     )
     shutil.copy2(ROOT / "bundle" / ICON, directory / ICON)
+    (directory / ".python-version").write_text(PYTHON_REQUEST + "\n")
     text = json.dumps(manifest(), indent=2, ensure_ascii=False) + "\n"
     (directory / "manifest.json").write_text(text, encoding="utf-8")
 

@@ -16,6 +16,7 @@ import json
 import os
 import struct
 import subprocess
+import tomllib
 import zipfile
 from pathlib import Path
 
@@ -31,6 +32,7 @@ from rypsok.version import __version__
 from tests import fresh_venv
 from tests.mcp_harness import ROOT, write_toml
 
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
 MCPB_PACKAGE = ROOT / ".tools" / "node_modules" / "@anthropic-ai" / "mcpb"
 TOOLS = [tool.name for tool in tool_list(config_from_dict({}, env={}))]
 
@@ -83,6 +85,8 @@ def test_the_bundle_holds_a_manifest_of_the_current_version_with_the_tools_and_t
     assert (tmp_path / "bundle" / server["entry_point"]).is_file()
     for name in ("pyproject.toml", "README.md", "LICENSE", "rypsok/server.py"):
         assert (tmp_path / "bundle" / name).is_file(), name
+    python_request = (tmp_path / "bundle" / ".python-version").read_text().strip()
+    assert python_request.startswith(PYPROJECT["project"]["requires-python"] + ",<3.")
     icon = (tmp_path / "bundle" / manifest["icon"]).read_bytes()
     assert icon[:8] == b"\x89PNG\r\n\x1a\n"
     assert struct.unpack(">II", icon[16:24]) == (512, 512)
