@@ -41,13 +41,13 @@ COLOURS = {"answered": "32", "cached": "36", "failed": "31", "skipped": "2", "de
 
 
 def use_colour(isatty: bool, env: Mapping[str, str]) -> bool:
-    """Colour on a terminal; ``NO_COLOR`` (https://no-color.org) turns it off and
-    ``FORCE_COLOR`` (not ``0``) on, wherever the output goes."""
+    """Colour on a terminal other than ``TERM=dumb``; ``NO_COLOR`` (https://no-color.org)
+    turns it off and ``FORCE_COLOR`` (not ``0``) on, wherever the output goes."""
     if env.get("NO_COLOR"):
         return False
     if env.get("FORCE_COLOR", "0") not in ("", "0"):
         return True
-    return isatty
+    return isatty and env.get("TERM") != "dumb"
 
 
 def _paint(cells: list[tuple[str, str | None]], colour: bool) -> str:

@@ -29,6 +29,7 @@ def run(*argv: str) -> subprocess.CompletedProcess:
 
 
 def without_colour_settings(**extra: str) -> dict[str, str]:
+    """The environment without what CI may set to force colour on or off."""
     env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
     return {**env, **extra}
 
@@ -42,7 +43,7 @@ def run_on_a_terminal(*argv: str, **env: str) -> tuple[int, str]:
         stdout=terminal,
         stderr=subprocess.DEVNULL,
         cwd=ROOT,
-        env=without_colour_settings(**env),
+        env=without_colour_settings(TERM="xterm-256color", **env),
     )
     os.close(terminal)
     chunks = []
@@ -147,6 +148,7 @@ def test_probe_draws_in_colour_on_a_terminal(config_path):
 
 def test_colour_follows_the_terminal_no_color_and_force_color():
     assert use_colour(True, {}) and not use_colour(False, {})
+    assert not use_colour(True, {"TERM": "dumb"}) and use_colour(True, {"TERM": "xterm"})
     assert not use_colour(True, {"NO_COLOR": "1"})
     assert use_colour(False, {"FORCE_COLOR": "1"}) and not use_colour(False, {"FORCE_COLOR": "0"})
     assert not use_colour(True, {"NO_COLOR": "1", "FORCE_COLOR": "1"})
