@@ -2,8 +2,11 @@
 
 default: test
 
-# ruff, then every test in tests/ and properties/ (the shared-state tests start redis-server)
-test: redis
+mcpb_version := "2.1.2"
+
+# ruff, then every test in tests/ and properties/ (the shared-state tests start redis-server,
+# the bundle's test runs `just bundle`, which needs the mcpb CLI)
+test: redis mcpb
     ruff check .
     ruff format --check .
     python -m pytest -q -p no:cacheprovider tests properties
@@ -49,6 +52,29 @@ valkey:
     chmod 644 "$dir"/*.deb
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$dir"/valkey-*.deb >/dev/null
     valkey-server --version
+
+# the mcpb CLI (@anthropic-ai/mcpb, pinned), installed with npm into .tools/ when missing
+mcpb:
+    #!/usr/bin/env sh
+    if grep -qs '"version": "{{mcpb_version}}"' .tools/node_modules/@anthropic-ai/mcpb/package.json; then
+        exit 0
+    fi
+    if ! command -v npm >/dev/null 2>&1; then
+        echo "install Node.js 18+ with npm: the MCP Bundle is made by its mcpb CLI" >&2
+        exit 1
+    fi
+    echo "installing @anthropic-ai/mcpb@{{mcpb_version}} into .tools/"
+    npm install --prefix .tools --no-audit --no-fund --loglevel=error \
+        "@anthropic-ai/mcpb@{{mcpb_version}}" >/dev/null
+
+# the MCP Bundle (one-click install in Claude Desktop): OUT/rypsok-<version>.mcpb
+bundle OUT="dist": mcpb
+    python -m bundle .tools/node_modules/.bin/mcpb "{{OUT}}"
+
+# the wheel and the sdist in dist/, checked with twine
+dist:
+    python -m build
+    twine check --strict dist/*.whl dist/*.tar.gz
 
 # the MCP server on stdio
 serve *ARGS:

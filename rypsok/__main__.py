@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import signal
 import sys
 from typing import Any
@@ -41,7 +42,9 @@ def _parser() -> argparse.ArgumentParser:
         metavar="[HOST:]PORT",
         help="serve Streamable HTTP at /mcp instead of stdio (default host 127.0.0.1)",
     )
-    probe = with_config(sub.add_parser("probe", help="one search with a per-engine timeline"))
+    probe = with_config(
+        sub.add_parser("probe", help="one search, each engine drawn against the deadline")
+    )
     probe.add_argument("query")
     probe.add_argument("--category", choices=CATEGORIES)
     probe.add_argument("--language")
@@ -59,7 +62,7 @@ def _parser() -> argparse.ArgumentParser:
 
 async def _probe(config: Config, args: argparse.Namespace) -> int:
     from rypsok.client import Client, given
-    from rypsok.probe import probe, render_text
+    from rypsok.probe import probe, render_text, use_colour
 
     arguments = given(
         query=args.query,
@@ -70,7 +73,10 @@ async def _probe(config: Config, args: argparse.Namespace) -> int:
     )
     async with Client(config) as client:
         report = await probe(client, arguments)
-    print(json.dumps(report, ensure_ascii=False, indent=2) if args.json else render_text(report))
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False, indent=2))
+    else:
+        print(render_text(report, colour=use_colour(sys.stdout.isatty(), os.environ)))
     return 1 if report["is_error"] else 0
 
 

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import json
+import os
+import pty
+import re
 import subprocess
 import sys
 
 import pytest
 
+from rypsok.probe import BAR_COLUMNS, HEADROOM, use_colour
 from tests.conftest import config_data
 from tests.engine_servers import Play, json_play
 from tests.mcp_harness import ROOT, write_toml
@@ -20,7 +24,67 @@ def run(*argv: str) -> subprocess.CompletedProcess:
         text=True,
         timeout=60,
         cwd=ROOT,
+        env=without_colour_settings(),
     )
+
+
+def without_colour_settings(**extra: str) -> dict[str, str]:
+    """The environment without what CI may set to force colour on or off."""
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
+    return {**env, **extra}
+
+
+def run_on_a_terminal(*argv: str, **env: str) -> tuple[int, str]:
+    """The CLI with its stdout on a pseudo-terminal (isatty), as at the keyboard."""
+    controller, terminal = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rypsok", *argv],
+        stdin=subprocess.DEVNULL,
+        stdout=terminal,
+        stderr=subprocess.DEVNULL,
+        cwd=ROOT,
+        env=without_colour_settings(TERM="xterm-256color", **env),
+    )
+    os.close(terminal)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(controller, 65536)
+        except OSError:  # EIO: the terminal's other end closed
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(controller)
+    process.wait(timeout=60)
+    return process.returncode, b"".join(chunks).decode().replace("\r\n", "\n")
+
+
+SGR = re.compile(r"\x1b\[[0-9;]*m")
+AREA = slice(25, 25 + BAR_COLUMNS)
+
+
+def read_drawing(lines: list[str]) -> tuple[int, dict[str, dict]]:
+    """The deadline's column and, per engine row, its outcome, bar and what is beside it."""
+    header = lines[0]
+    assert header[:25].split() == ["engine", "outcome"]
+    assert header[AREA].startswith("0 ms") and "deadline 700 ms |" in header
+    deadline_column = header[AREA].index("|")
+    rows = {}
+    for line in lines[1:]:
+        if line.startswith("deadline "):
+            break
+        rows[line[:14].strip()] = {
+            "outcome": line[15:25].strip(),
+            "bar": line[AREA],
+            "beside": line[AREA.stop :].strip(),
+        }
+    return deadline_column, rows
+
+
+def read_ms(beside: str) -> tuple[float, float]:
+    start, end = re.search(r"\(([\d.]+)-([\d.]+) ms\)$", beside).groups()
+    return float(start), float(end)
 
 
 @pytest.fixture
@@ -33,31 +97,61 @@ def config_path(engines, tmp_path):
     return str(write_toml(data, tmp_path / "rypsok.toml"))
 
 
-def test_probe_prints_a_timeline_against_the_deadline(config_path):
+def test_probe_draws_each_engine_against_the_deadline_plain_when_piped(config_path):
     done = run(
         "probe", "--config", config_path, "--category", "code", "--time-range", "week", "tokio"
     )
     assert done.returncode == 0, done.stderr
+    assert "\x1b" not in done.stdout
     lines = done.stdout.splitlines()
-    assert lines[0].split() == [
-        "engine",
-        "outcome",
-        "start",
-        "ms",
-        "end",
-        "ms",
-        "results",
-        "or",
-        "reason",
-    ]
-    rows = {line.split()[0]: line.split() for line in lines[1:3]}
-    assert rows["github"][1] == "answered" and rows["github"][4:6] == ["3", "results"]
-    assert rows["stackexchange"][1] == "failed" and rows["stackexchange"][-1] == "timeout"
-    assert 100 <= float(rows["github"][3]) < 700
-    assert float(rows["stackexchange"][3]) >= 700
-    assert lines[3].startswith("deadline 700 ms; the call took")
-    response = json.loads("\n".join(lines[4:]))
+    deadline_column, rows = read_drawing(lines)
+    assert list(rows) == ["github", "stackexchange"]
+    github, stackexchange = rows["github"], rows["stackexchange"]
+
+    assert github["outcome"] == "answered" and github["beside"].startswith("3 results (")
+    start, end = read_ms(github["beside"])
+    assert 100 <= end < 700
+    span = max(700 * HEADROOM, read_ms(stackexchange["beside"])[1])
+    answered_at = round(end / span * (BAR_COLUMNS - 1))
+    assert github["bar"].index(">") == answered_at < deadline_column
+    assert set(github["bar"][round(start / span * (BAR_COLUMNS - 1)) : answered_at]) == {"="}
+    assert github["bar"][deadline_column] == "|"
+
+    assert stackexchange["outcome"] == "failed"
+    assert stackexchange["beside"].startswith("timeout (")
+    assert read_ms(stackexchange["beside"])[1] >= 700
+    ran_out_at = stackexchange["bar"].index("X")
+    assert ran_out_at >= deadline_column
+    assert set(stackexchange["bar"][:deadline_column].strip()) == {"="}
+
+    footer = lines[1 + len(rows)]
+    assert footer.startswith("deadline 700 ms; the call took")
+    response = json.loads("\n".join(lines[2 + len(rows) :]))
     assert response["outcome"] == "partial"
+
+
+def test_probe_draws_in_colour_on_a_terminal(config_path):
+    status, out = run_on_a_terminal(
+        "probe", "--config", config_path, "--category", "code", "--time-range", "week", "tokio"
+    )
+    assert status == 0
+    lines = out.splitlines()
+    deadline_column, rows = read_drawing([SGR.sub("", line) for line in lines])
+    assert rows["github"]["outcome"] == "answered" and rows["stackexchange"]["outcome"] == "failed"
+    assert rows["stackexchange"]["bar"].index("X") >= deadline_column
+    green, red, yellow = "\x1b[0;32m", "\x1b[0;31m", "\x1b[0;33m"
+    assert green in lines[1] and red not in lines[1]
+    assert red in lines[2] and "timeout" in lines[2].split(red)[-1]
+    assert yellow + "deadline 700 ms |" in lines[0] and yellow + "|" in lines[1]
+    assert "\x1b" not in "".join(lines[3:])
+
+
+def test_colour_follows_the_terminal_no_color_and_force_color():
+    assert use_colour(True, {}) and not use_colour(False, {})
+    assert not use_colour(True, {"TERM": "dumb"}) and use_colour(True, {"TERM": "xterm"})
+    assert not use_colour(True, {"NO_COLOR": "1"})
+    assert use_colour(False, {"FORCE_COLOR": "1"}) and not use_colour(False, {"FORCE_COLOR": "0"})
+    assert not use_colour(True, {"NO_COLOR": "1", "FORCE_COLOR": "1"})
 
 
 def test_probe_json_shows_skips_and_errors(config_path):
@@ -100,7 +194,7 @@ def test_commands_at_the_keyboard_log_warnings_only_unless_asked(config_path):
     )
     assert loud.returncode == 0, loud.stderr
     assert "search" in {entry["event"] for entry in log_lines(loud.stderr)}
-    assert loud.stdout.splitlines()[0] == quiet.stdout.splitlines()[0]
+    assert loud.stdout.splitlines()[0].split()[:4] == quiet.stdout.splitlines()[0].split()[:4]
     refused = run("fetch", "--config", config_path, "https://127.0.0.1/")
     assert refused.returncode == 1
     assert [entry["event"] for entry in log_lines(refused.stderr)] == ["refused"]  # a warning

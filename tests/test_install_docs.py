@@ -51,6 +51,10 @@ def test_install_page_covers_each_client_and_each_way_and_the_readme_links_it():
         "-P",
     ]:
         assert needle in page, needle
+    bundle = page.index("## The one-click way: the MCP Bundle")
+    assert bundle < page.index("just bundle") < page.index("### 1. A virtual environment")
+    assert bundle == page.index("\n## ") + 1  # the first section
+    assert "Why the `uv` server type, not `python`" in page
     vscode = [config for config in client_configs("docs/install.md") if "servers" in config]
     assert vscode and all(
         server["type"] == "stdio" for config in vscode for server in config["servers"].values()
