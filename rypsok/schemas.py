@@ -5,8 +5,10 @@ when more than one language is configured, and every output schema also admits
 the error envelope (strict clients validate error results against it too).
 
 Written for every client, not just full JSON Schema 2020-12 validators: a nullable
-field is ``anyOf`` a type and null, never a type array (single-type converters such
-as the OpenAPI subset of Gemini function declarations refuse arrays), and each
+field (and every optional argument, where null means "not given") is ``anyOf`` a type and
+null, never a type array (single-type converters such as the OpenAPI subset of Gemini
+function declarations refuse arrays), every bound is written into the description too
+(converters drop ``minimum``/``maxLength`` and the like), and each
 ``oneOf`` branch defines the properties it requires (Ajv's strict mode refuses a
 ``required`` name its own schema object does not define). bench/schema_portability.py
 compiles them with Ajv in strict mode.
