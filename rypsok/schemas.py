@@ -97,7 +97,7 @@ def _output(success: dict[str, Any], required: list[str]) -> dict[str, Any]:
 
 
 def _describe(
-    meaning: str, between: tuple[int, int] | None = None, unit: str = "", default: str = ""
+    meaning: str, between: tuple[int, int] | None = None, unit: str = "", when_null: str = ""
 ) -> str:
     """A parameter's description: what it means, its range (several converters drop
     ``minimum``/``maximum``/``minLength``/``maxLength``, so the range is written here too),
@@ -105,8 +105,8 @@ def _describe(
     parts = [meaning]
     if between is not None:
         parts.append(f"{between[0]} to {between[1]}{unit}")
-    if default:
-        parts.append(f"null or left out: {default}")
+    if when_null:
+        parts.append(f"null or left out: {when_null}")
     return "; ".join(parts) + "."
 
 
@@ -141,7 +141,7 @@ def search_input(config: Config) -> dict[str, Any]:
             {
                 "type": "string",
                 "enum": config.served_categories(),
-                "description": _describe("Which kind of engines to ask", default="general"),
+                "description": _describe("Which kind of engines to ask", when_null="general"),
             },
             "general",
         ),
@@ -151,7 +151,7 @@ def search_input(config: Config) -> dict[str, Any]:
                 "minimum": results[0],
                 "maximum": results[1],
                 "description": _describe(
-                    "How many results to return at most", results, default=str(default_results)
+                    "How many results to return at most", results, when_null=str(default_results)
                 ),
             },
             default_results,
@@ -163,7 +163,7 @@ def search_input(config: Config) -> dict[str, Any]:
                 "type": "string",
                 "enum": list(config.search.languages),
                 "description": _describe(
-                    "Which language the results should be in", default=config.default_language
+                    "Which language the results should be in", when_null=config.default_language
                 ),
             },
             config.default_language,
@@ -174,7 +174,7 @@ def search_input(config: Config) -> dict[str, Any]:
             "enum": list(TIME_RANGES),
             "description": _describe(
                 "Only results from this period; engines that cannot honour it are skipped",
-                default="no time filter",
+                when_null="no time filter",
             ),
         }
     )
@@ -258,7 +258,7 @@ def fetch_input(config: Config) -> dict[str, Any]:
                     "description": _describe(
                         "How many characters of content to return at most",
                         chars,
-                        default=str(default_chars),
+                        when_null=str(default_chars),
                     ),
                 },
                 default_chars,
@@ -271,7 +271,7 @@ def fetch_input(config: Config) -> dict[str, Any]:
                     "description": _describe(
                         "Where to continue: next_start_char of the previous call",
                         start,
-                        default=str(start[0]),
+                        when_null=str(start[0]),
                     ),
                 },
                 start[0],
