@@ -9,12 +9,19 @@ defaults below are the spec's, lowered to the ceiling when the operator set it l
 
 from __future__ import annotations
 
+MIN_QUERY_CHARS = 1
+"""The shortest query, after trimming (the longest is ``[search] max_query_chars``)."""
+MIN_MAX_RESULTS = 1
+"""The least ``max_results`` (the most is ``[search] max_results``)."""
+
+MIN_URL_CHARS = 1
 MAX_URL_CHARS = 2048
 """The longest URL web_fetch reads, and the longest result URL web_search keeps."""
 
 MIN_MAX_CHARS = 500
 """The least ``max_chars`` a fetch may ask for (and so the least ``[fetch] max_chars``)."""
 DEFAULT_MAX_CHARS = 3000
+MIN_START_CHAR = 0
 MAX_START_CHAR = 2**31 - 1
 """The largest ``start_char`` (a 32-bit signed integer, what every client can send)."""
 

@@ -5,8 +5,10 @@ when more than one language is configured, and every output schema also admits
 the error envelope (strict clients validate error results against it too).
 
 Written for every client, not just full JSON Schema 2020-12 validators: a nullable
-field is ``anyOf`` a type and null, never a type array (single-type converters such
-as the OpenAPI subset of Gemini function declarations refuse arrays), and each
+field (and every optional argument, where null means "not given") is ``anyOf`` a type and
+null, never a type array (single-type converters such as the OpenAPI subset of Gemini
+function declarations refuse arrays), every bound is written into the description too
+(converters drop ``minimum``/``maxLength`` and the like), and each
 ``oneOf`` branch defines the properties it requires (Ajv's strict mode refuses a
 ``required`` name its own schema object does not define). bench/schema_portability.py
 compiles them with Ajv in strict mode.
@@ -94,39 +96,88 @@ def _output(success: dict[str, Any], required: list[str]) -> dict[str, Any]:
     }
 
 
+def _describe(
+    meaning: str, between: tuple[int, int] | None = None, unit: str = "", when_null: str = ""
+) -> str:
+    """A parameter's description: what it means, its range (several converters drop
+    ``minimum``/``maximum``/``minLength``/``maxLength``, so the range is written here too),
+    and what a null or absent value stands for."""
+    parts = [meaning]
+    if between is not None:
+        parts.append(f"{between[0]} to {between[1]}{unit}")
+    if when_null:
+        parts.append(f"null or left out: {when_null}")
+    return "; ".join(parts) + "."
+
+
+def _optional(schema: dict[str, Any], default: Any = None) -> dict[str, Any]:
+    """An optional argument: ``schema`` or null, null taken as left out. Strict converters
+    (openai-agents) make every property required, so null is how a model says "not given".
+
+    ``anyOf`` with null, not a type array; the description stands beside the ``anyOf``
+    (where clients read it) and inside the typed branch (google-genai folds the ``anyOf``
+    into ``nullable`` and keeps only that branch's description)."""
+    optional: dict[str, Any] = {"anyOf": [schema, {"type": "null"}]}
+    if default is not None:
+        optional["default"] = default
+    optional["description"] = schema["description"]
+    return optional
+
+
 def search_input(config: Config) -> dict[str, Any]:
+    query_chars = (bounds.MIN_QUERY_CHARS, config.search.max_query_chars)
+    results = (bounds.MIN_MAX_RESULTS, config.search.max_results)
+    default_results = bounds.default_max_results(config.search.max_results)
     properties: dict[str, Any] = {
         "query": {
             "type": "string",
-            "minLength": 1,
-            "maxLength": config.search.max_query_chars,
-            "description": "What to search for; 1 to "
-            f"{config.search.max_query_chars} characters after trimming.",
+            "minLength": query_chars[0],
+            "maxLength": query_chars[1],
+            "description": _describe(
+                "What to search for", query_chars, " characters after trimming"
+            ),
         },
-        "category": {
-            "type": "string",
-            "enum": config.served_categories(),
-            "default": "general",
-            "description": "Which kind of engines to ask.",
-        },
-        "max_results": {
-            "type": "integer",
-            "minimum": 1,
-            "maximum": config.search.max_results,
-            "default": bounds.default_max_results(config.search.max_results),
-        },
+        "category": _optional(
+            {
+                "type": "string",
+                "enum": config.served_categories(),
+                "description": _describe("Which kind of engines to ask", when_null="general"),
+            },
+            "general",
+        ),
+        "max_results": _optional(
+            {
+                "type": "integer",
+                "minimum": results[0],
+                "maximum": results[1],
+                "description": _describe(
+                    "How many results to return at most", results, when_null=str(default_results)
+                ),
+            },
+            default_results,
+        ),
     }
     if len(config.search.languages) > 1:
-        properties["language"] = {
+        properties["language"] = _optional(
+            {
+                "type": "string",
+                "enum": list(config.search.languages),
+                "description": _describe(
+                    "Which language the results should be in", when_null=config.default_language
+                ),
+            },
+            config.default_language,
+        )
+    properties["time_range"] = _optional(
+        {
             "type": "string",
-            "enum": list(config.search.languages),
-            "default": config.default_language,
+            "enum": list(TIME_RANGES),
+            "description": _describe(
+                "Only results from this period; engines that cannot honour it are skipped",
+                when_null="no time filter",
+            ),
         }
-    properties["time_range"] = {
-        "type": "string",
-        "enum": list(TIME_RANGES),
-        "description": "Only results from this period; engines that cannot honour it are skipped.",
-    }
+    )
     return {
         "type": "object",
         "properties": properties,
@@ -184,27 +235,47 @@ def status_output() -> dict[str, Any]:
 
 
 def fetch_input(config: Config) -> dict[str, Any]:
+    url_chars = (bounds.MIN_URL_CHARS, bounds.MAX_URL_CHARS)
+    chars = (bounds.MIN_MAX_CHARS, config.fetch.max_chars)
+    default_chars = bounds.default_max_chars(config.fetch.max_chars)
+    start = (bounds.MIN_START_CHAR, bounds.MAX_START_CHAR)
     return {
         "type": "object",
         "properties": {
             "url": {
                 "type": "string",
-                "minLength": 1,
-                "maxLength": bounds.MAX_URL_CHARS,
-                "description": "The page to read (https; http is tried over https).",
+                "minLength": url_chars[0],
+                "maxLength": url_chars[1],
+                "description": _describe(
+                    "The page to read (https; http is tried over https)", url_chars, " characters"
+                ),
             },
-            "max_chars": {
-                "type": "integer",
-                "minimum": bounds.MIN_MAX_CHARS,
-                "maximum": config.fetch.max_chars,
-                "default": bounds.default_max_chars(config.fetch.max_chars),
-            },
-            "start_char": {
-                "type": "integer",
-                "minimum": 0,
-                "default": 0,
-                "description": "Where to continue: next_start_char of the previous call.",
-            },
+            "max_chars": _optional(
+                {
+                    "type": "integer",
+                    "minimum": chars[0],
+                    "maximum": chars[1],
+                    "description": _describe(
+                        "How many characters of content to return at most",
+                        chars,
+                        when_null=str(default_chars),
+                    ),
+                },
+                default_chars,
+            ),
+            "start_char": _optional(
+                {
+                    "type": "integer",
+                    "minimum": start[0],
+                    "maximum": start[1],
+                    "description": _describe(
+                        "Where to continue: next_start_char of the previous call",
+                        start,
+                        when_null=str(start[0]),
+                    ),
+                },
+                start[0],
+            ),
         },
         "required": ["url"],
         "additionalProperties": False,

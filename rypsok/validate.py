@@ -2,8 +2,10 @@
 
 Shared by the MCP server (arguments as a JSON object) and the library (keyword
 arguments), so both refuse the same input with the same words. An absent argument takes its
-default; a JSON null is not absent but a value of the wrong type, refused like any other
-(the library passes only the keyword arguments its caller gave).
+default, and so does an optional argument sent as JSON null: agent frameworks send null for
+"not given" (LlamaIndex), and strict schema conversions (openai-agents) make a model send
+every property, null where it means none. A required argument sent as null is refused as a
+value of the wrong type.
 """
 
 from __future__ import annotations
@@ -44,15 +46,20 @@ ALSO_ACCEPTED = ("language",)
 ``language``, and a call naming that language is still answered (docs/tools.md)."""
 
 
-def _reject_unknown(
+def _given(
     arguments: dict[str, Any], schema: dict[str, Any], also_accepted: tuple[str, ...] = ()
-) -> None:
-    """An argument the input schema does not define is refused, listing exactly the schema's
-    properties as ``allowed``."""
+) -> dict[str, Any]:
+    """The arguments a call gave: an argument the input schema does not define is refused,
+    listing exactly the schema's properties as ``allowed``; an optional one that is null is
+    left out, so that it takes its default."""
     listed = list(schema["properties"])
     for name in arguments:
         if name not in listed and name not in also_accepted:
             raise errors.unknown_parameter(str(name), listed)
+    required = schema.get("required", [])
+    return {
+        name: value for name, value in arguments.items() if value is not None or name in required
+    }
 
 
 def _integer(name: str, value: Any, minimum: int, maximum: int) -> int:
@@ -70,16 +77,16 @@ def _integer(name: str, value: Any, minimum: int, maximum: int) -> int:
 
 
 def search_request(arguments: dict[str, Any], config: Config) -> SearchRequest:
-    _reject_unknown(arguments, schemas.search_input(config), ALSO_ACCEPTED)
+    arguments = _given(arguments, schemas.search_input(config), ALSO_ACCEPTED)
     if "query" not in arguments:
         raise errors.missing_parameter("query")
     raw_query = arguments["query"]
     limit = config.search.max_query_chars
     if not isinstance(raw_query, str):
-        raise errors.query_length(1, limit)
+        raise errors.query_length(bounds.MIN_QUERY_CHARS, limit)
     query = raw_query.strip()
-    if not 1 <= len(query) <= limit:
-        raise errors.query_length(1, limit)
+    if not bounds.MIN_QUERY_CHARS <= len(query) <= limit:
+        raise errors.query_length(bounds.MIN_QUERY_CHARS, limit)
 
     served = config.served_categories()
     category = arguments.get("category", "general")
@@ -89,7 +96,7 @@ def search_request(arguments: dict[str, Any], config: Config) -> SearchRequest:
     max_results = _integer(
         "max_results",
         arguments.get("max_results", bounds.default_max_results(config.search.max_results)),
-        1,
+        bounds.MIN_MAX_RESULTS,
         config.search.max_results,
     )
 
@@ -108,7 +115,7 @@ def search_request(arguments: dict[str, Any], config: Config) -> SearchRequest:
 
 
 def fetch_request(arguments: dict[str, Any], config: Config) -> FetchRequest:
-    _reject_unknown(arguments, schemas.fetch_input(config))
+    arguments = _given(arguments, schemas.fetch_input(config))
     if "url" not in arguments:
         raise errors.missing_parameter("url")
     url = arguments["url"]
@@ -116,7 +123,7 @@ def fetch_request(arguments: dict[str, Any], config: Config) -> FetchRequest:
     _, max_chars, start_char = fetch_arguments(
         url,
         arguments.get("max_chars", bounds.default_max_chars(ceiling)),
-        arguments.get("start_char", 0),
+        arguments.get("start_char", bounds.MIN_START_CHAR),
         ceiling,
     )
     return FetchRequest(url, max_chars, start_char)
@@ -139,9 +146,9 @@ def fetch_arguments(
     except URLError as error:
         raise errors.url_unreadable(error) from None
     max_chars = _integer("max_chars", max_chars, bounds.MIN_MAX_CHARS, max_chars_ceiling)
-    start_char = _integer("start_char", start_char, 0, bounds.MAX_START_CHAR)
+    start_char = _integer("start_char", start_char, bounds.MIN_START_CHAR, bounds.MAX_START_CHAR)
     return target, max_chars, start_char
 
 
 def status_request(arguments: dict[str, Any]) -> None:
-    _reject_unknown(arguments, schemas.STATUS_INPUT)
+    _given(arguments, schemas.STATUS_INPUT)

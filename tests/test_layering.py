@@ -17,6 +17,12 @@ FORBIDDEN = [
     ("rypsok.hygiene", ("rypsok.metasearch", "rypsok.webfetch", "rypsok.client", "rypsok.server")),
     ("rypsok.engines", ("rypsok.metasearch", "rypsok.webfetch", "rypsok.client", "rypsok.server")),
     ("rypsok.net", ("rypsok.metasearch", "rypsok.webfetch", "rypsok.client", "rypsok.server")),
+    ("rypsok.state", ("rypsok.metasearch", "rypsok.webfetch", "rypsok.client", "rypsok.server")),
+    ("rypsok.breaker", ("rypsok.state", "rypsok.metasearch", "rypsok.webfetch", "rypsok.client")),
+    (
+        "rypsok.result_cache",
+        ("rypsok.state", "rypsok.metasearch", "rypsok.webfetch", "rypsok.client"),
+    ),
     ("rypsok.metasearch", ("rypsok.webfetch",)),
     ("rypsok.webfetch", ("rypsok.metasearch",)),
 ]

@@ -43,15 +43,18 @@ async def test_tool_list_follows_the_configuration(config_file, transport):
     assert list(tools) == ["web_search", "engine_status", "web_fetch"]
     search = tools["web_search"]
     properties = search.input_schema["properties"]
-    assert properties["category"]["enum"] == ["code"]
+    assert properties["category"]["anyOf"][0]["enum"] == ["code"]
     assert "language" not in properties
+    described = "How many results to return at most; 1 to 20; null or left out: 5."
     assert properties["max_results"] == {
-        "type": "integer",
-        "minimum": 1,
-        "maximum": 20,
+        "anyOf": [
+            {"type": "integer", "minimum": 1, "maximum": 20, "description": described},
+            {"type": "null"},
+        ],
         "default": 5,
+        "description": described,
     }
-    assert properties["time_range"]["enum"] == ["day", "week", "month", "year"]
+    assert properties["time_range"]["anyOf"][0]["enum"] == ["day", "week", "month", "year"]
     assert search.input_schema["required"] == ["query"]
     assert search.input_schema["additionalProperties"] is False
     for tool in tools.values():
@@ -67,7 +70,8 @@ async def test_tool_list_follows_the_configuration(config_file, transport):
     assert tools["web_fetch"].annotations.open_world_hint is True
     assert tools["engine_status"].annotations.open_world_hint is False
     fetch = tools["web_fetch"].input_schema["properties"]
-    assert fetch["max_chars"]["minimum"] == 500 and fetch["max_chars"]["maximum"] == 20000
+    max_chars = fetch["max_chars"]["anyOf"][0]
+    assert max_chars["minimum"] == 500 and max_chars["maximum"] == 20000
     assert fetch["url"]["maxLength"] == 2048
 
 
@@ -81,8 +85,8 @@ async def test_languages_and_status_switch(config_file, transport):
         tools = tools_by_name(await client.list_tools())
         assert list(tools) == ["web_search", "web_fetch"]
         language = tools["web_search"].input_schema["properties"]["language"]
-        assert language["enum"] == ["de", "en"] and language["default"] == "de"
-        assert tools["web_search"].input_schema["properties"]["category"]["enum"] == [
+        assert language["anyOf"][0]["enum"] == ["de", "en"] and language["default"] == "de"
+        assert tools["web_search"].input_schema["properties"]["category"]["anyOf"][0]["enum"] == [
             "general",
             "news",
         ]
@@ -326,54 +330,122 @@ async def test_unknown_parameter_lists_exactly_the_schema_properties(config_file
     assert ("language" in tools["web_search"].input_schema["properties"]) == (len(languages) > 1)
 
 
-NULL_ARGUMENTS = [
+REQUIRED_NULLS = [
     ("web_search", {"query": None}, {"parameter": "query", "min": 1, "max": 400}),
     (
         "web_search",
-        {"query": "x", "category": "code", "max_results": None},
-        {"parameter": "max_results", "min": 1, "max": 20},
-    ),
-    (
-        "web_search",
-        {"query": "x", "category": None},
-        {"parameter": "category", "allowed": ["code"]},
-    ),
-    (
-        "web_search",
-        {"query": "x", "category": "code", "language": None},
-        {"parameter": "language", "allowed": ["en"]},
-    ),
-    (
-        "web_search",
-        {"query": "x", "category": "code", "time_range": None},
-        {"parameter": "time_range", "allowed": ["day", "week", "month", "year"]},
+        {"query": None, "time_range": None},
+        {"parameter": "query", "min": 1, "max": 400},
     ),
     ("web_fetch", {"url": None}, {"parameter": "url"}),
+    ("web_fetch", {"url": None, "max_chars": None}, {"parameter": "url"}),
     (
-        "web_fetch",
-        {"url": "https://127.0.0.1/", "max_chars": None},
-        {"parameter": "max_chars", "min": 500, "max": 20000},
-    ),
-    (
-        "web_fetch",
-        {"url": "https://127.0.0.1/", "start_char": None},
-        {"parameter": "start_char", "min": 0, "max": 2**31 - 1},
+        "web_search",
+        {"query": "x", "colour": None},
+        {"parameter": "colour", "allowed": ["query", "category", "max_results", "time_range"]},
     ),
 ]
 
 
-async def test_null_is_a_value_of_the_wrong_type_not_an_absent_argument(config_file, engines):
+async def test_null_optional_arguments_are_taken_as_left_out(config_file, engines):
+    """LlamaIndex sends null for an optional argument it was not given, and a strict schema
+    makes a model send every property: null is "not given" for every optional argument."""
+    engines.plays["wikipedia"] = json_play("wikipedia/search.json")
     engines.plays["github"] = json_play("github/search.json")
     engines.plays["stackexchange"] = json_play("stackexchange/search.json")
-    async with session(config_file()) as client:
+    nulls = {"max_results": None, "language": None, "time_range": None}
+    calls = {
+        "general": ({"query": "asyncio"}, {"query": "asyncio", "category": None, **nulls}),
+        "code": (
+            {"query": "asyncio", "category": "code"},
+            {"query": "asyncio", "category": "code", **nulls},
+        ),
+    }
+    answers, asked = {}, {}
+    async with session(config_file(enabled=CODE | {"wikipedia"})) as client:
         tools = tools_by_name(await client.list_tools())
-        for name, arguments, detail in NULL_ARGUMENTS:
-            result = await client.call_tool(name, arguments)
-            assert result.is_error, (name, arguments)
-            payload = structured(result)
-            assert_conforms(payload, tools[name].output_schema)
-            assert payload["error"]["kind"] == "invalid_request", (arguments, payload)
-            assert payload["error"]["detail"] == detail
-        absent = await client.call_tool("web_search", {"query": "asyncio", "category": "code"})
-    assert structured(absent)["outcome"] == "ok"
-    assert sorted(seen.engine for seen in engines.seen) == sorted(CODE)  # that call alone
+        for label, pair in calls.items():
+            for which, arguments in zip(("omitted", "null"), pair, strict=True):
+                engines.seen.clear()
+                answers[label, which] = await client.call_tool("web_search", arguments)
+                asked[label, which] = sorted((seen.engine, seen.path) for seen in engines.seen)
+        refused = {}
+        for name, arguments, _ in REQUIRED_NULLS:
+            refused[name, json.dumps(arguments)] = await client.call_tool(name, arguments)
+    for label in calls:
+        omitted, with_nulls = answers[label, "omitted"], answers[label, "null"]
+        assert not with_nulls.is_error, structured(with_nulls)
+        assert structured(with_nulls) == structured(omitted)
+        assert structured(with_nulls)["outcome"] == "ok"
+        assert asked[label, "null"] == asked[label, "omitted"]  # no time filter, no language
+    assert {engine for engine, _ in asked["general", "null"]} == {"wikipedia"}
+    assert {engine for engine, _ in asked["code", "null"]} == CODE
+    assert len(structured(answers["code", "null"])["results"]) == 5  # the default
+    for name, arguments, detail in REQUIRED_NULLS:
+        result = refused[name, json.dumps(arguments)]
+        assert result.is_error, (name, arguments)
+        payload = structured(result)
+        assert_conforms(payload, tools[name].output_schema)
+        assert payload["error"]["kind"] == "invalid_request", (arguments, payload)
+        assert payload["error"]["detail"] == detail
+
+
+def optional_properties(schema: dict) -> dict[str, dict]:
+    return {
+        name: prop
+        for name, prop in schema["properties"].items()
+        if name not in schema.get("required", [])
+    }
+
+
+@pytest.mark.parametrize("languages", [["en"], ["de", "en"]])
+async def test_the_input_schemas_advertise_null_and_write_every_range_in_words(
+    config_file, languages
+):
+    import jsonschema
+
+    path = config_file(search={"languages": languages, "max_results": 12})
+    async with session(path) as client:
+        tools = tools_by_name(await client.list_tools())
+    search, fetch = tools["web_search"].input_schema, tools["web_fetch"].input_schema
+    expected = {"category", "max_results", "time_range"} | (
+        {"language"} if len(languages) > 1 else set()
+    )
+    assert set(optional_properties(search)) == expected
+    assert set(optional_properties(fetch)) == {"max_chars", "start_char"}
+    ranges = {}
+    for tool in tools.values():
+        schema = tool.input_schema
+        validator = jsonschema.Draft202012Validator(schema)
+        for name, prop in optional_properties(schema).items():
+            assert {"type": "null"} in prop["anyOf"], (tool.name, name)
+            (typed,) = [branch for branch in prop["anyOf"] if branch != {"type": "null"}]
+            assert typed["description"] == prop["description"]
+            assert prop["description"].endswith(
+                f"null or left out: {prop.get('default', 'no time filter')}."
+            ), prop["description"]
+        for name in schema.get("required", []):
+            assert "anyOf" not in schema["properties"][name]
+        nulls = {name: None for name in optional_properties(schema)}
+        required = {"query": "x", "url": "https://example.org/"}
+        given = {name: required[name] for name in schema.get("required", [])}
+        assert validator.is_valid({**given, **nulls}), (tool.name, nulls)
+        if given:
+            assert not validator.is_valid({**given, **dict.fromkeys(given)})
+        for name, prop in schema["properties"].items():
+            typed = prop["anyOf"][0] if "anyOf" in prop else prop
+            for low, high in (("minimum", "maximum"), ("minLength", "maxLength")):
+                if low in typed:
+                    ranges[tool.name, name] = prop["description"]
+                    assert f"{typed[low]} to {typed[high]}" in prop["description"], name
+    assert ranges == {
+        ("web_search", "query"): "What to search for; 1 to 400 characters after trimming.",
+        ("web_search", "max_results"): "How many results to return at most; 1 to 12; "
+        "null or left out: 5.",
+        ("web_fetch", "url"): "The page to read (https; http is tried over https); "
+        "1 to 2048 characters.",
+        ("web_fetch", "max_chars"): "How many characters of content to return at most; "
+        "500 to 20000; null or left out: 3000.",
+        ("web_fetch", "start_char"): "Where to continue: next_start_char of the previous call; "
+        "0 to 2147483647; null or left out: 0.",
+    }

@@ -338,7 +338,7 @@ async def test_success_and_every_error_in_one_session(
     async with session(config_file(tmp_path, sites), transport=transport) as client:
         listed = await client.list_tools()
         (tool,) = [tool for tool in listed.tools if tool.name == "web_fetch"]
-        assert tool.input_schema["properties"]["max_chars"]["maximum"] == CEILING
+        assert tool.input_schema["properties"]["max_chars"]["anyOf"][0]["maximum"] == CEILING
         schema = tool.output_schema
         before = len(sites.plain.requests(path="/long.txt"))
         await read_pages(client, schema, sites)
@@ -484,3 +484,20 @@ async def test_url_syntax_is_judged_before_max_chars(
         "rypsok/validate.py fetch_request checks max_chars before the fetcher reads the URL, "
         f"so a URL without a scheme is answered as a max_chars error: {found}"
     )
+
+
+async def test_null_max_chars_and_start_char_are_taken_as_left_out(
+    sites: Sites, tmp_path: Path
+) -> None:
+    """Agent frameworks send null for an optional argument they were not given (docs/tools.md)."""
+    url = sites.url("/long.txt")
+    async with session(config_file(tmp_path, sites)) as client:
+        schema = await fetch_schema(client)
+        omitted = await fetch_ok(client, schema, url=url)
+        nulls = await fetch_ok(client, schema, url=url, max_chars=None, start_char=None)
+        first = await fetch_ok(client, schema, url=url, max_chars=1000, start_char=None)
+        rest = await fetch_ok(client, schema, url=url, max_chars=None, start_char=1000)
+    assert nulls == omitted
+    assert nulls["content"] == WORDS and nulls["truncated"] is False  # max_chars 3000
+    assert first["content"] == WORDS[:1000] and first["next_start_char"] == 1000
+    assert rest["content"] == WORDS[1000:] and rest["truncated"] is False

@@ -407,11 +407,13 @@ async def test_library_calls_pass_only_the_arguments_their_caller_gave(
     assert raised.value.detail == {"reason": "egress"}  # validated, then refused by policy
     async with Client(code_config(engines)) as client:
         assert (await client.search("asyncio", category="code", max_results=None)).results
+        as_json = await client.call_tool(
+            "web_search", {"query": "asyncio", "category": "code", "max_results": None}
+        )
         with pytest.raises(ToolError) as raised:
-            await client.call_tool(
-                "web_search", {"query": "asyncio", "category": "code", "max_results": None}
-            )
-    assert raised.value.detail == {"parameter": "max_results", "min": 1, "max": 20}
+            await client.call_tool("web_search", {"query": None, "category": "code"})
+    assert len(as_json["results"]) == 5  # null in a JSON call is left out too: the default
+    assert raised.value.detail == {"parameter": "query", "min": 1, "max": 400}
 
 
 async def test_query_is_trimmed_and_length_is_configurable(engines):

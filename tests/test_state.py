@@ -17,7 +17,7 @@ import pytest
 from rypsok import Client, ToolError
 from rypsok.config import config_from_dict
 from rypsok.engines.base import RawResult
-from rypsok.metasearch.cache import CacheKey
+from rypsok.result_cache import CacheKey
 from rypsok.state import EngineAsk, EngineOutcome, token_window
 from rypsok.state.fallback import MAX_DEFERRED, RETRY_AFTER_S, FallbackStore
 from rypsok.state.memory import MemoryStore

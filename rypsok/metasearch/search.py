@@ -18,11 +18,11 @@ from rypsok.engines.base import EngineSearch
 from rypsok.engines.registry import engine_module
 from rypsok.hygiene import secrets
 from rypsok.metasearch import merge
-from rypsok.metasearch.cache import CacheKey
 from rypsok.metasearch.orchestrate import EngineJob, EnginePools, EngineRun, run_engines
 from rypsok.model import Notice, Notices, SearchResponse
 from rypsok.net.egress import EgressPolicy
 from rypsok.observe import Observer
+from rypsok.result_cache import CacheKey
 from rypsok.state import EngineAsk, EngineOutcome, Store, Windows, take_windows
 from rypsok.version import USER_AGENT
 

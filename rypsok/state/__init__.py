@@ -25,7 +25,7 @@ from rypsok import errors
 from rypsok.config import Config
 from rypsok.engines.base import RawResult
 from rypsok.limits import Clock
-from rypsok.metasearch.cache import CacheKey
+from rypsok.result_cache import CacheKey
 
 RETURNED_URLS_KEPT = 10_000
 """How many URLs web_search returned are kept for strict mode (the most recent)."""

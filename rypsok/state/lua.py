@@ -3,8 +3,8 @@ each atomic on the server, so replicas never interleave inside a decision.
 
 Time is the server's (``TIME``, in whole milliseconds), so replicas agree on windows
 and cooldowns whatever their own clocks say. The rules are those of the in-memory
-classes (``limits.MinuteWindow``, ``metasearch.health.EngineHealth``,
-``metasearch.cache.ResultCache``); the key layout is in ``redis.py``.
+classes (``limits.MinuteWindow``, ``breaker.EngineHealth``,
+``result_cache.ResultCache``); the key layout is in ``redis.py``.
 
 A script names in KEYS every key it was given; the cache's eviction deletes the keys its
 index names, so the store is a single Redis or Valkey server, not a cluster.
@@ -12,7 +12,7 @@ index names, so the store is a single Redis or Valkey server, not a cluster.
 
 from __future__ import annotations
 
-from rypsok.metasearch.health import LATENCY_WINDOW
+from rypsok.breaker import LATENCY_WINDOW
 
 PRELUDE = """
 local t = redis.call('TIME')
@@ -60,7 +60,7 @@ local function take_windows(first, count, at, member)
   return 0
 end
 
--- metasearch.cache.ResultCache: values with PX, an index scored by last use
+-- result_cache.ResultCache: values with PX, an index scored by last use
 local function cache_get(key, index)
   local value = redis.call('GET', key)
   if not value then
@@ -84,7 +84,7 @@ local function cache_put(key, index, value, ttl_ms, max_entries)
   end
 end
 
--- metasearch.health.EngineHealth: a hash (f failures, o open-until, c cooldown) and
+-- breaker.EngineHealth: a hash (f failures, o open-until, c cooldown) and
 -- the half-open probe as a lease that one caller wins
 local function admit(breaker, lease, token, lease_ms)
   if redis.call('EXISTS', lease) == 1 then return 'cooldown' end

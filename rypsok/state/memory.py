@@ -1,9 +1,9 @@
 """The state in this process's memory: what every Client keeps without ``[state]``, and
 what a replica falls back to while its shared store does not answer.
 
-Each operation is the same bookkeeping the Client did before the state had a home of
-its own (windows from ``limits``, breakers from ``metasearch.health``, the cache from
-``metasearch.cache``); none awaits anything, so none yields to another task.
+Each operation is bookkeeping over the pure rules below both the state and the tools
+(windows from ``limits``, breakers from ``breaker``, the cache from ``result_cache``); none
+awaits anything, so none yields to another task.
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ from __future__ import annotations
 import collections
 from collections.abc import Sequence
 
+from rypsok.breaker import EngineHealth
 from rypsok.config import Config
 from rypsok.limits import Clock, MinuteWindows
-from rypsok.metasearch.cache import ResultCache
-from rypsok.metasearch.health import EngineHealth
+from rypsok.result_cache import ResultCache
 from rypsok.state import (
     RETURNED_URLS_KEPT,
     EngineAsk,

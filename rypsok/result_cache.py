@@ -1,6 +1,7 @@
 """The result cache: each engine's parsed answer, kept for ``ttl_s``, at most ``max_entries``.
 
-Keyed by (engine, query, category, language, time_range). An expired entry is never
+Keyed by (engine, query, category, language, time_range): the search builds the key and
+the state keeps the entries, so both live here, below the two. An expired entry is never
 served; the least recently used entry goes first when the cache is full. This is the
 in-memory cache; with ``[state] url`` the same rules hold in the shared store
 (``rypsok.state.redis``).

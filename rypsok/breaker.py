@@ -1,7 +1,8 @@
-"""Per-engine health: the circuit breaker and the latency window, in memory.
+"""Per-engine health: the circuit breaker's transitions and the latency window, pure.
 
-With ``[state] url`` the same rules run in the shared store (``rypsok/state/lua.py``),
-where the half-open probe is a lease one replica wins.
+The one home of these rules, below both the state (``state.memory`` keeps one per engine;
+with ``[state] url`` the same rules run in the shared store, ``rypsok/state/lua.py``, where
+the half-open probe is a lease one replica wins) and the search that reads the decisions.
 
 closed: in use. After ``failures`` consecutive failures the engine is open for
 the cooldown. It stays open until the first call after the cooldown, which
