@@ -40,6 +40,7 @@ from rypsok.net.body import (
     BodyUndecodable,
     read_body,
 )
+from rypsok.progress import NO_PROGRESS, Progress
 
 log = logging.getLogger("rypsok.metasearch")
 
@@ -233,10 +234,22 @@ async def _exchange(
         run.results = list(parsed)
 
 
+def progress_message(run: EngineRun) -> str:
+    """What a progress notification says of one engine that finished."""
+    if run.outcome == "answered":
+        return f"{run.engine}: answered with {len(run.results)} results"
+    return f"{run.engine}: failed ({run.reason})"
+
+
 async def run_engines(
-    pools: EnginePools, jobs: list[EngineJob], started: float, deadline_at: float
+    pools: EnginePools,
+    jobs: list[EngineJob],
+    started: float,
+    deadline_at: float,
+    progress: Progress = NO_PROGRESS,
 ) -> dict[str, EngineRun]:
-    """Run every job; by ``deadline_at`` (anyio time) each has a run, timeouts included."""
+    """Run every job; by ``deadline_at`` (anyio time) each has a run, timeouts included.
+    ``progress`` hears of each engine as it finishes (engines finished of engines asked)."""
     runs: dict[str, EngineRun] = {}
     send, receive = anyio.create_memory_object_stream[EngineRun](max(1, len(jobs)))
     spawned_ms = (anyio.current_time() - started) * 1000
@@ -251,6 +264,7 @@ async def run_engines(
             async with receive:
                 async for run in receive:
                     runs[run.engine] = run
+                    await progress.report(len(runs), len(jobs), progress_message(run))
     end_ms = (anyio.current_time() - started) * 1000
     for job in jobs:
         if job.config.id not in runs:
