@@ -17,7 +17,15 @@ import pytest
 from tests.conftest import config_data
 from tests.engine_servers import Play, json_play
 from tests.fetch_servers import Reply, Site, html, robots, running
-from tests.mcp_harness import MCP_HEADERS, http_server, rpc_call, session, structured, write_toml
+from tests.mcp_harness import (
+    MCP_HEADERS,
+    http_server,
+    modern_client,
+    rpc_call,
+    session,
+    structured,
+    write_toml,
+)
 from tests.test_pipe import RawServer, call, line
 
 pytestmark = pytest.mark.anyio
@@ -152,3 +160,15 @@ async def test_over_http_a_token_makes_the_answer_a_stream(config, engines):
     assert all(n["params"]["total"] == 2 for n in notes)
     final = events[-1]
     assert final["id"] == 7 and final["result"]["structuredContent"]["outcome"] == "ok"
+
+
+async def test_the_2026_protocol_hears_progress_too(config, engines, transport):
+    engines.plays["github"] = json_play("github/search.json")
+    engines.plays["stackexchange"] = json_play("stackexchange/search.json", delay_s=0.2)
+    heard = Heard()
+    async with modern_client(config, transport=transport) as client:
+        result = await client.call_tool(
+            "web_search", {"query": "async runtime", "category": "code"}, progress_callback=heard
+        )
+    assert structured(result)["outcome"] == "ok"
+    assert [(p, t) for p, t, _ in heard.reports] == [(1, 2), (2, 2)]
