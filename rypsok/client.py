@@ -34,6 +34,7 @@ from rypsok.state import (
     token_window,
     tool_window,
 )
+from rypsok.telemetry import QUIET_SPAN, tracer
 from rypsok.version import USER_AGENT
 
 if TYPE_CHECKING:
@@ -154,18 +155,23 @@ class Client:
         tool = name if name in self.tool_names() else "unknown"
         started = anyio.current_time()
         outcome, reason = "cancelled", ""
-        try:
-            payload = await self._call_tool(name, arguments, caller, progress)
-            outcome = payload.get("outcome", "ok")
-            return payload
-        except errors.ToolError as exc:
-            outcome, reason = exc.kind, str((exc.detail or {}).get("reason", ""))
-            raise
-        except Exception:
-            outcome = "internal"
-            raise
-        finally:
-            self._observer.call(tool, outcome, reason, anyio.current_time() - started)
+        with tracer.start_as_current_span(f"rypsok {tool}", **QUIET_SPAN) as span:
+            try:
+                payload = await self._call_tool(name, arguments, caller, progress)
+                outcome = payload.get("outcome", "ok")
+                return payload
+            except errors.ToolError as exc:
+                outcome, reason = exc.kind, str((exc.detail or {}).get("reason", ""))
+                raise
+            except Exception:
+                outcome = "internal"
+                raise
+            finally:
+                elapsed = anyio.current_time() - started
+                self._observer.call(tool, outcome, reason, elapsed)
+                span.set_attributes(
+                    {"rypsok.tool": tool, "rypsok.outcome": outcome, "rypsok.reason": reason}
+                )
 
     async def _call_tool(
         self, name: str, arguments: dict[str, Any], caller: str | None, progress: Progress
@@ -272,7 +278,7 @@ class Client:
         if not deferred:
             await self._take(windows)
         concurrency = self._concurrency.get(tool)
-        if concurrency is not None and not concurrency.try_enter():
+        if concurrency is not None and not admitted(tool, concurrency.try_enter()):
             if deferred:
                 await self._take(windows)
             raise errors.busy(tool)
@@ -327,7 +333,7 @@ class Client:
     ) -> SearchResponse:
         """Admission (``busy`` beyond what ends on time, see OnTimeLimit), then the search."""
         admission = self._search_admission.try_enter()
-        if admission is None:
+        if not admitted("web_search", admission is not None):
             await self._take(windows)
             raise errors.busy("web_search")
         now = anyio.current_time()
@@ -431,6 +437,16 @@ class Client:
                     self.config, was_returned=self.state.was_returned, **self._fetch_options
                 )
         return self._fetcher
+
+
+def admitted(tool: str, entered: bool) -> bool:
+    """Admission's verdict, as a span of its own in the call's trace (rypsok admits or
+    refuses at once: nothing waits)."""
+    with tracer.start_as_current_span("admission", **QUIET_SPAN) as span:
+        span.set_attributes(
+            {"rypsok.tool": tool, "rypsok.outcome": "admitted" if entered else "busy"}
+        )
+    return entered
 
 
 def given(**arguments: Any) -> dict[str, Any]:

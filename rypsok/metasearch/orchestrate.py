@@ -41,6 +41,7 @@ from rypsok.net.body import (
     read_body,
 )
 from rypsok.progress import NO_PROGRESS, Progress
+from rypsok.telemetry import QUIET_SPAN, tracer
 
 log = logging.getLogger("rypsok.metasearch")
 
@@ -174,16 +175,29 @@ async def _run_engine(
     engine = job.config.id
     run = EngineRun(engine, "failed", start_ms=(anyio.current_time() - started) * 1000)
     async with send:
-        try:
-            request = job.module.build_request(
-                job.config.endpoint, job.search, job.config.credential
-            )
-        except Exception:
-            log.exception("engine_build_failed", extra={"fields": {"engine": engine}})
-            run.reason = "parse_failure"
-        else:
-            await _exchange(pools, job, request, run)
-        run.end_ms = (anyio.current_time() - started) * 1000
+        with tracer.start_as_current_span(f"engine {engine}", **QUIET_SPAN) as span:
+            try:
+                try:
+                    request = job.module.build_request(
+                        job.config.endpoint, job.search, job.config.credential
+                    )
+                except Exception:
+                    log.exception("engine_build_failed", extra={"fields": {"engine": engine}})
+                    run.reason = "parse_failure"
+                else:
+                    await _exchange(pools, job, request, run)
+            finally:
+                # Cancelled at the deadline, the run is never reported: that is its timeout.
+                run.end_ms = (anyio.current_time() - started) * 1000
+                failure = (run.reason or "timeout") if run.outcome == "failed" else ""
+                span.set_attributes(
+                    {
+                        "rypsok.engine": engine,
+                        "rypsok.outcome": run.outcome,
+                        "rypsok.reason": failure,
+                        "rypsok.ms": round(run.end_ms - (run.start_ms or 0.0), 1),
+                    }
+                )
         with contextlib.suppress(anyio.BrokenResourceError):
             await send.send(run)
 

@@ -32,6 +32,7 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.shared.exceptions import MCPError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from rypsok import telemetry
 from rypsok.server import caller_name
 
 log = logging.getLogger("rypsok.http")
@@ -116,6 +117,10 @@ class CallWatch:
             watch.hang_up()
 
         token = CURRENT.set(watch)
+        # A traceparent header continues the caller's trace (the SDK reads only _meta's).
+        traced = telemetry.attach(
+            telemetry.context_of_headers(scope["headers"]) if telemetry.exporting() else None
+        )
         try:
             async with anyio.create_task_group() as group:
                 if complete:
@@ -123,6 +128,7 @@ class CallWatch:
                 await self.app(scope, replay, send)
                 group.cancel_scope.cancel()
         finally:
+            telemetry.detach(traced)
             CURRENT.reset(token)
 
 

@@ -37,6 +37,7 @@ from rypsok.net.body import (
 from rypsok.net.egress import EgressPolicy
 from rypsok.net.url import FetchURL, URLError, read_url, upgrade_to_https
 from rypsok.progress import NO_PROGRESS, Progress
+from rypsok.telemetry import QUIET_SPAN, tracer
 from rypsok.version import USER_AGENT
 from rypsok.webfetch.page import (
     HTML_TYPES,
@@ -193,13 +194,19 @@ class Fetcher:
         # page read quickly is not refused for taking a second to extract. At the deadline
         # the child reading the page is killed: no work outlives the call.
         response: FetchResponse | None = None
-        with anyio.CancelScope(deadline=network_deadline + EXTRACTION_S):
+        with (
+            anyio.CancelScope(deadline=network_deadline + EXTRACTION_S),
+            tracer.start_as_current_span("web_fetch extraction", **QUIET_SPAN) as span,
+        ):
             await progress.step("extracting the main content")
+            span.set_attribute("rypsok.bytes", len(raw.body))
             try:
                 response = await _READERS.run(build_response, raw, start_char, max_chars)
             except WorkerFailed as failure:
                 log.error("extraction_failed", extra={"fields": {"trace": failure.trace}})
+                span.set_attribute("rypsok.outcome", "extraction_failed")
                 raise errors.extraction_failed() from None
+            span.set_attribute("rypsok.outcome", "ok")
         if response is None:
             raise errors.fetch_deadline()
         return response
@@ -262,7 +269,9 @@ class Fetcher:
         (each one is judged by :meth:`_redirect_hop` with rypsok's own URL reader), and no
         cookie is kept or sent. No timeout either: the fetch deadline's cancel scope bounds it."""
         request = httpx.Request("GET", target.url(), headers=self._headers)
-        response = await self._transport.handle_async_request(request)
+        with tracer.start_as_current_span("web_fetch request", **QUIET_SPAN) as span:
+            response = await self._transport.handle_async_request(request)
+            span.set_attribute("rypsok.status", response.status_code)
         try:
             yield response
         finally:
@@ -307,11 +316,13 @@ class Fetcher:
         if media_type not in HTML_TYPES and media_type not in TEXT_TYPES:
             raise errors.unsupported_media_type(media_type)
         try:
-            body = await read_body(
-                response,
-                self._config.byte_limit,
-                received=progress.body_bytes if progress.wanted else None,
-            )
+            with tracer.start_as_current_span("web_fetch body", **QUIET_SPAN) as span:
+                body = await read_body(
+                    response,
+                    self._config.byte_limit,
+                    received=progress.body_bytes if progress.wanted else None,
+                )
+                span.set_attribute("rypsok.bytes", len(body))
         except BodyTooLarge:
             raise errors.too_large(self._config.byte_limit) from None
         await progress.body_bytes(len(body), done=True)
@@ -323,7 +334,8 @@ class Fetcher:
         origin = _origin(target)
         rules = self._robots.get(origin)
         if rules is None:
-            rules = await self._read_robots(target, upgraded)
+            with tracer.start_as_current_span("web_fetch robots.txt", **QUIET_SPAN):
+                rules = await self._read_robots(target, upgraded)
             self._robots.put(origin, rules)
         if not rules.allows(target.url()):
             raise errors.robots_denied()
