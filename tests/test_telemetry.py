@@ -20,6 +20,8 @@ import anyio
 import httpx
 import mcp
 import pytest
+from mcp import ClientSession
+from mcp.client.stdio import stdio_client
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 
 from rypsok.client import Client
@@ -28,7 +30,15 @@ from rypsok.server import build_server
 from tests.conftest import config_data
 from tests.engine_servers import Play, json_play
 from tests.fetch_servers import Site, html, robots, running
-from tests.mcp_harness import MCP_HEADERS, http_server, rpc_call, session, structured, write_toml
+from tests.mcp_harness import (
+    MCP_HEADERS,
+    http_server,
+    rpc_call,
+    server_parameters,
+    session,
+    structured,
+    write_toml,
+)
 
 pytestmark = pytest.mark.anyio
 
@@ -274,3 +284,13 @@ async def test_store_round_trips_are_spans_of_the_call(engines, redis, in_memory
     for span in spans:
         for value in (span.attributes or {}).values():
             assert "zebra" not in str(value) and redis.url() not in str(value)
+
+
+async def test_the_deprecated_logging_capability_stays_unadvertised(engines, collector, tmp_path):
+    config = write_toml(config_data(engines, {"github"}), tmp_path / "r.toml")
+    env = {"OTEL_EXPORTER_OTLP_ENDPOINT": collector.endpoint}
+    params = server_parameters(config, env)
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as client:
+        initialized = await client.initialize()
+    assert initialized.capabilities.logging is None
+    assert initialized.capabilities.tools is not None
