@@ -122,9 +122,27 @@ def main(argv: list[str] | None = None) -> int:
         if command != "serve" and level is None:
             level = terminal_level(config.log.level)
         setup_logging(config.log, level)
+        stop_telemetry = _start_telemetry(config)
     except ConfigError as exc:
         print(f"rypsok: {exc}", file=sys.stderr)
         return EXIT_CONFIG
+    try:
+        return _run(command, config, args)
+    finally:
+        if stop_telemetry is not None:
+            stop_telemetry()
+
+
+def _start_telemetry(config: Config):
+    """Traces exported while the command runs, flushed as it ends; nothing loaded when off."""
+    if not config.telemetry.traces_url:
+        return None
+    from rypsok import telemetry
+
+    return telemetry.start(config.telemetry)
+
+
+def _run(command: str, config: Config, args: argparse.Namespace) -> int:
     listen = getattr(args, "http", None)  # (no subcommand: no --http)
     if command == "serve" and (listen or config.server.listen):
         from rypsok import serve_http

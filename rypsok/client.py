@@ -25,6 +25,7 @@ from rypsok.config import Config, load_config
 from rypsok.lazy import Once
 from rypsok.limits import Clock, ConcurrencyLimit, OnTimeLimit
 from rypsok.observe import NOBODY, Observer
+from rypsok.progress import NO_PROGRESS, Progress
 from rypsok.state import (
     Store,
     Windows,
@@ -33,6 +34,7 @@ from rypsok.state import (
     token_window,
     tool_window,
 )
+from rypsok.telemetry import QUIET_SPAN, tracer
 from rypsok.version import USER_AGENT
 
 if TYPE_CHECKING:
@@ -138,39 +140,52 @@ class Client:
     # Tool calls by name, as the MCP server makes them.
 
     async def call_tool(
-        self, name: str, arguments: dict[str, Any], *, caller: str | None = None
+        self,
+        name: str,
+        arguments: dict[str, Any],
+        *,
+        caller: str | None = None,
+        progress: Progress = NO_PROGRESS,
     ) -> dict[str, Any]:
         """The tool's JSON response; raises ToolError for every refusal.
 
         ``caller`` names the bearer token of an HTTP call: its [limits.per_token] apply too.
+        ``progress`` receives the call's progress when its caller asked for it.
         """
         tool = name if name in self.tool_names() else "unknown"
         started = anyio.current_time()
         outcome, reason = "cancelled", ""
-        try:
-            payload = await self._call_tool(name, arguments, caller)
-            outcome = payload.get("outcome", "ok")
-            return payload
-        except errors.ToolError as exc:
-            outcome, reason = exc.kind, str((exc.detail or {}).get("reason", ""))
-            raise
-        except Exception:
-            outcome = "internal"
-            raise
-        finally:
-            self._observer.call(tool, outcome, reason, anyio.current_time() - started)
+        with tracer.start_as_current_span(f"rypsok {tool}", **QUIET_SPAN) as span:
+            try:
+                payload = await self._call_tool(name, arguments, caller, progress)
+                outcome = payload.get("outcome", "ok")
+                return payload
+            except errors.ToolError as exc:
+                outcome, reason = exc.kind, str((exc.detail or {}).get("reason", ""))
+                raise
+            except Exception:
+                outcome = "internal"
+                raise
+            finally:
+                elapsed = anyio.current_time() - started
+                self._observer.call(tool, outcome, reason, elapsed)
+                span.set_attributes(
+                    {"rypsok.tool": tool, "rypsok.outcome": outcome, "rypsok.reason": reason}
+                )
 
     async def _call_tool(
-        self, name: str, arguments: dict[str, Any], caller: str | None
+        self, name: str, arguments: dict[str, Any], caller: str | None, progress: Progress
     ) -> dict[str, Any]:
         if name == "web_search":
             request = validate.search_request(arguments, self.config)
-            return (
-                await self._limited("web_search", self._search, request, caller=caller)
-            ).to_json()
+            search = await self._limited(
+                "web_search", self._search, request, None, progress, caller=caller
+            )
+            return search.to_json()
         if name == "web_fetch":
             request = validate.fetch_request(arguments, self.config)
-            return (await self._limited("web_fetch", self._fetch, request, caller=caller)).to_json()
+            fetch = await self._limited("web_fetch", self._fetch, request, progress, caller=caller)
+            return fetch.to_json()
         if name == "engine_status" and self.config.status.enabled:
             validate.status_request(arguments)
             return (
@@ -263,7 +278,7 @@ class Client:
         if not deferred:
             await self._take(windows)
         concurrency = self._concurrency.get(tool)
-        if concurrency is not None and not concurrency.try_enter():
+        if concurrency is not None and not admitted(tool, concurrency.try_enter()):
             if deferred:
                 await self._take(windows)
             raise errors.busy(tool)
@@ -312,12 +327,13 @@ class Client:
         self,
         request: validate.SearchRequest,
         timeline: list[EngineRun] | None = None,
+        progress: Progress = NO_PROGRESS,
         *,
         windows: Windows = (),
     ) -> SearchResponse:
         """Admission (``busy`` beyond what ends on time, see OnTimeLimit), then the search."""
         admission = self._search_admission.try_enter()
-        if admission is None:
+        if not admitted("web_search", admission is not None):
             await self._take(windows)
             raise errors.busy("web_search")
         now = anyio.current_time()
@@ -335,7 +351,9 @@ class Client:
             raise
         clock = SEARCH_MODULES.get_sync().SearchClock(started=now, ready_at=now)
         try:
-            response = await metasearch.run(request, timeline, clock, windows, self._engine_session)
+            response = await metasearch.run(
+                request, timeline, clock, windows, self._engine_session, progress
+            )
         except errors.ToolError:
             self._search_admission.leave(admission, clock.lag_s())
             raise
@@ -389,7 +407,9 @@ class Client:
 
     # web_fetch
 
-    async def _fetch(self, request: validate.FetchRequest) -> FetchResponse:
+    async def _fetch(
+        self, request: validate.FetchRequest, progress: Progress = NO_PROGRESS
+    ) -> FetchResponse:
         fetcher, since = self._fetcher, None
         if fetcher is None:
             # A first fetch loads web_fetch's modules within its timeout_ms, which then
@@ -400,7 +420,11 @@ class Client:
             if fetcher is None:
                 raise errors.fetch_deadline()
         return await fetcher.fetch(
-            request.url, max_chars=request.max_chars, start_char=request.start_char, since=since
+            request.url,
+            max_chars=request.max_chars,
+            start_char=request.start_char,
+            since=since,
+            progress=progress,
         )
 
     async def _web_fetcher(self) -> Fetcher:
@@ -413,6 +437,16 @@ class Client:
                     self.config, was_returned=self.state.was_returned, **self._fetch_options
                 )
         return self._fetcher
+
+
+def admitted(tool: str, entered: bool) -> bool:
+    """Admission's verdict, as a span of its own in the call's trace (rypsok admits or
+    refuses at once: nothing waits)."""
+    with tracer.start_as_current_span("admission", **QUIET_SPAN) as span:
+        span.set_attributes(
+            {"rypsok.tool": tool, "rypsok.outcome": "admitted" if entered else "busy"}
+        )
+    return entered
 
 
 def given(**arguments: Any) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from rypsok import errors, schemas, stdio, wire
 from rypsok.client import Client
 from rypsok.config import Config
+from rypsok.progress import NO_PROGRESS, Progress
 from rypsok.version import __version__
 
 log = logging.getLogger("rypsok.server")
@@ -101,7 +102,11 @@ def tool_result(payload: dict[str, Any], *, error: bool = False) -> types.CallTo
 
 
 async def answer(
-    client: Client, name: str, arguments: Any, caller: str | None = None
+    client: Client,
+    name: str,
+    arguments: Any,
+    caller: str | None = None,
+    progress: Progress = NO_PROGRESS,
 ) -> types.CallToolResult:
     """One tools/call, always as a result; a bug is logged with its trace, never sent."""
     try:
@@ -109,7 +114,8 @@ async def answer(
             arguments = {}
         if not isinstance(arguments, dict):
             raise errors.wrong_type("arguments", "an object")
-        return tool_result(await client.call_tool(name, arguments, caller=caller))
+        payload = await client.call_tool(name, arguments, caller=caller, progress=progress)
+        return tool_result(payload)
     except errors.ToolError as exc:
         return tool_result(exc.to_json(), error=True)
     except Exception:
@@ -122,6 +128,16 @@ def caller_name(ctx: Any) -> str | None:
     request = getattr(ctx, "request", None)
     user = request.scope.get("user") if request is not None else None
     return user.access_token.client_id if isinstance(user, AuthenticatedUser) else None
+
+
+def progress_of(ctx: Any) -> Progress:
+    """The call's progress reports: sent when its ``_meta`` carries a progressToken (the
+    SDK's ``report_progress`` puts the token on each notification), else none."""
+    meta = ctx.meta or {}
+    token = meta.get("progress_token", meta.get("progressToken"))
+    if token is None or isinstance(token, bool):
+        return NO_PROGRESS
+    return Progress(ctx.session.report_progress)
 
 
 def build_server(
@@ -152,7 +168,13 @@ def build_server(
         noticed()
         if isinstance(ctx.request, wire.Rejected):
             return tool_result(ctx.request.error.to_json(), error=True)
-        return await answer(ctx.lifespan_context, params.name, params.arguments, caller_name(ctx))
+        return await answer(
+            ctx.lifespan_context,
+            params.name,
+            params.arguments,
+            caller_name(ctx),
+            progress_of(ctx),
+        )
 
     return Server(
         "rypsok",

@@ -105,6 +105,7 @@ DISTRIBUTION_OF = {
     "bs4": "beautifulsoup4",
     "jwt": "pyjwt",
     "mcp_types": "mcp-types",
+    "opentelemetry": "opentelemetry-api",
     "prometheus_client": "prometheus-client",
 }
 

@@ -29,6 +29,8 @@ from rypsok.config.sections import (
     SearchConfig,
     StateConfig,
     StatusConfig,
+    TelemetryConfig,
+    with_otel_env,
     with_password,
 )
 from rypsok.config.server import (
@@ -59,6 +61,7 @@ __all__ = [
     "StateConfig",
     "StaticToken",
     "StatusConfig",
+    "TelemetryConfig",
     "check_exposure",
     "config_from_dict",
     "config_path",
@@ -81,6 +84,7 @@ class Config:
     breaker: BreakerConfig = field(default_factory=BreakerConfig)
     state: StateConfig = field(default_factory=StateConfig)
     log: LogConfig = field(default_factory=LogConfig)
+    telemetry: TelemetryConfig = field(default_factory=TelemetryConfig)
     engines: Mapping[str, EngineConfig] = field(default_factory=dict)
     server: ServerConfig = field(default_factory=ServerConfig)
     per_token_limits: PerTokenLimitsConfig = field(default_factory=PerTokenLimitsConfig)
@@ -133,6 +137,7 @@ def config_from_dict(
     if breaker.max_cooldown_s < breaker.cooldown_s:
         raise ConfigError("breaker.max_cooldown_s", "must be at least breaker.cooldown_s")
     sections["state"] = with_password(sections["state"], env)
+    sections["telemetry"] = with_otel_env(sections["telemetry"], env)
     server = read_table(ServerConfig, "server", data.get("server", {}))
     check_server(server)
     return Config(

@@ -1,5 +1,6 @@
 """The tools' tables of the configuration ([search], [fetch], [status], [limits], [cache],
-[breaker], [state], [log]): one frozen dataclass each, every key with its default and check."""
+[breaker], [state], [log], [telemetry]): one frozen dataclass each, every key with its
+default and check."""
 
 from __future__ import annotations
 
@@ -140,6 +141,59 @@ class LogConfig:
     path: str = field(default="", metadata={"check": checks.string})
 
 
+def _optional_url(key: str, value: Any) -> str:
+    return "" if value == "" else checks.endpoint(key, value)
+
+
+OTLP_PROTOCOLS = ("http/protobuf",)
+"""The OTLP transports rypsok exports traces over."""
+
+
+@dataclass(frozen=True)
+class TelemetryConfig:
+    """OpenTelemetry traces over OTLP: off while no endpoint is set here or by the standard
+    ``OTEL_EXPORTER_OTLP_*`` variables (:func:`with_otel_env`)."""
+
+    endpoint: str = field(default="", metadata={"check": _optional_url})
+    """The collector's base URL; traces go to ``<endpoint>/v1/traces``."""
+    traces_endpoint: str = field(default="", metadata={"check": _optional_url})
+    """The full URL traces go to (wins over ``endpoint``)."""
+    protocol: str = field(
+        default="http/protobuf", metadata={"check": checks.choice(*OTLP_PROTOCOLS)}
+    )
+    service_name: str = field(default="rypsok", metadata={"check": checks.string})
+
+    @property
+    def traces_url(self) -> str:
+        """Where spans are exported, or "" when telemetry is off."""
+        if self.traces_endpoint:
+            return self.traces_endpoint
+        return f"{self.endpoint}/v1/traces" if self.endpoint else ""
+
+
+def with_otel_env(section: TelemetryConfig, env: Mapping[str, str]) -> TelemetryConfig:
+    """[telemetry] completed by the OpenTelemetry SDK's standard variables where the file is
+    silent: OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT, OTEL_EXPORTER_OTLP_(TRACES_)PROTOCOL and
+    OTEL_SERVICE_NAME; OTEL_SDK_DISABLED=true turns it off."""
+    if env.get("OTEL_SDK_DISABLED", "").strip().lower() == "true":
+        return TelemetryConfig()
+    found: dict[str, str] = {}
+    if not section.endpoint and not section.traces_endpoint:
+        for key, name in (
+            ("traces_endpoint", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"),
+            ("endpoint", "OTEL_EXPORTER_OTLP_ENDPOINT"),
+        ):
+            if env.get(name):
+                found[key] = _optional_url(name, env[name])
+    for name in ("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "OTEL_EXPORTER_OTLP_PROTOCOL"):
+        if env.get(name):
+            found["protocol"] = checks.choice(*OTLP_PROTOCOLS)(name, env[name].strip())
+            break
+    if env.get("OTEL_SERVICE_NAME") and section.service_name == TelemetryConfig.service_name:
+        found["service_name"] = env["OTEL_SERVICE_NAME"]
+    return dataclasses.replace(section, **found)
+
+
 SECTIONS = {
     "search": SearchConfig,
     "fetch": FetchConfig,
@@ -149,4 +203,5 @@ SECTIONS = {
     "breaker": BreakerConfig,
     "state": StateConfig,
     "log": LogConfig,
+    "telemetry": TelemetryConfig,
 }

@@ -40,6 +40,8 @@ from rypsok.net.body import (
     BodyUndecodable,
     read_body,
 )
+from rypsok.progress import NO_PROGRESS, Progress
+from rypsok.telemetry import QUIET_SPAN, tracer
 
 log = logging.getLogger("rypsok.metasearch")
 
@@ -173,16 +175,29 @@ async def _run_engine(
     engine = job.config.id
     run = EngineRun(engine, "failed", start_ms=(anyio.current_time() - started) * 1000)
     async with send:
-        try:
-            request = job.module.build_request(
-                job.config.endpoint, job.search, job.config.credential
-            )
-        except Exception:
-            log.exception("engine_build_failed", extra={"fields": {"engine": engine}})
-            run.reason = "parse_failure"
-        else:
-            await _exchange(pools, job, request, run)
-        run.end_ms = (anyio.current_time() - started) * 1000
+        with tracer.start_as_current_span(f"engine {engine}", **QUIET_SPAN) as span:
+            try:
+                try:
+                    request = job.module.build_request(
+                        job.config.endpoint, job.search, job.config.credential
+                    )
+                except Exception:
+                    log.exception("engine_build_failed", extra={"fields": {"engine": engine}})
+                    run.reason = "parse_failure"
+                else:
+                    await _exchange(pools, job, request, run)
+            finally:
+                # Cancelled at the deadline, the run is never reported: that is its timeout.
+                run.end_ms = (anyio.current_time() - started) * 1000
+                failure = (run.reason or "timeout") if run.outcome == "failed" else ""
+                span.set_attributes(
+                    {
+                        "rypsok.engine": engine,
+                        "rypsok.outcome": run.outcome,
+                        "rypsok.reason": failure,
+                        "rypsok.ms": round(run.end_ms - (run.start_ms or 0.0), 1),
+                    }
+                )
         with contextlib.suppress(anyio.BrokenResourceError):
             await send.send(run)
 
@@ -233,10 +248,22 @@ async def _exchange(
         run.results = list(parsed)
 
 
+def progress_message(run: EngineRun) -> str:
+    """What a progress notification says of one engine that finished."""
+    if run.outcome == "answered":
+        return f"{run.engine}: answered with {len(run.results)} results"
+    return f"{run.engine}: failed ({run.reason})"
+
+
 async def run_engines(
-    pools: EnginePools, jobs: list[EngineJob], started: float, deadline_at: float
+    pools: EnginePools,
+    jobs: list[EngineJob],
+    started: float,
+    deadline_at: float,
+    progress: Progress = NO_PROGRESS,
 ) -> dict[str, EngineRun]:
-    """Run every job; by ``deadline_at`` (anyio time) each has a run, timeouts included."""
+    """Run every job; by ``deadline_at`` (anyio time) each has a run, timeouts included.
+    ``progress`` hears of each engine as it finishes (engines finished of engines asked)."""
     runs: dict[str, EngineRun] = {}
     send, receive = anyio.create_memory_object_stream[EngineRun](max(1, len(jobs)))
     spawned_ms = (anyio.current_time() - started) * 1000
@@ -251,6 +278,7 @@ async def run_engines(
             async with receive:
                 async for run in receive:
                     runs[run.engine] = run
+                    await progress.report(len(runs), len(jobs), progress_message(run))
     end_ms = (anyio.current_time() - started) * 1000
     for job in jobs:
         if job.config.id not in runs:

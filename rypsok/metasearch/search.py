@@ -22,6 +22,7 @@ from rypsok.metasearch.orchestrate import EngineJob, EnginePools, EngineRun, run
 from rypsok.model import Notice, Notices, SearchResponse
 from rypsok.net.egress import EgressPolicy
 from rypsok.observe import Observer
+from rypsok.progress import NO_PROGRESS, Progress
 from rypsok.result_cache import CacheKey
 from rypsok.state import EngineAsk, EngineOutcome, Store, Windows, take_windows
 from rypsok.version import USER_AGENT
@@ -64,8 +65,10 @@ class MetaSearch:
         clock: SearchClock,
         windows: Windows,
         engine_session: EngineSession,
+        progress: Progress = NO_PROGRESS,
     ) -> SearchResponse:
-        """One admitted search, from the query's secrets to the settled state."""
+        """One admitted search, from the query's secrets to the settled state; ``progress``
+        hears of each engine as it finishes."""
         started = clock.started
         deadline_at = started + self.config.search.deadline_ms / 1000
         notices = Notices()
@@ -89,7 +92,7 @@ class MetaSearch:
         if jobs:
             try:
                 async with engine_session(jobs) as pools:
-                    runs = await run_engines(pools, jobs, started, deadline_at)
+                    runs = await run_engines(pools, jobs, started, deadline_at, progress)
             except BaseException:
                 # The call was cancelled (the client went away): a probe it carried must not
                 # leave its engine half-open for good.

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator
 
 import brotli
 import httpx
@@ -203,14 +203,25 @@ class BoundedBody:
         return True
 
 
-async def read_body(response: httpx.Response, limit: int, *, cut: bool = False) -> bytes:
+async def read_body(
+    response: httpx.Response,
+    limit: int,
+    *,
+    cut: bool = False,
+    received: Callable[[int], Awaitable[None]] | None = None,
+) -> bytes:
     """The decoded body of a streamed response, at most ``limit`` bytes (see BoundedBody).
+    ``received`` is told the raw bytes received so far after each chunk.
 
     Raises BodyTooLarge, BodyUndecodable (BodyTruncated included), or httpx's errors.
     """
     body = BoundedBody(response.headers.get("content-encoding", ""), limit, cut=cut)
+    raw_bytes = 0
     async with contextlib.aclosing(response.aiter_raw()) as raw_chunks:
         async for raw in raw_chunks:
+            raw_bytes += len(raw)
+            if received is not None:
+                await received(raw_bytes)
             if not body.feed(raw):
                 break
     return body.finish()

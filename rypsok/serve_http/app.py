@@ -1,8 +1,10 @@
 """The ASGI app: the SDK's Streamable HTTP endpoint at /mcp, /healthz, /metrics, and the
 protected-resource metadata when JWTs are accepted.
 
-Stateless mode with JSON responses: every POST is answered on its own, so any replica can
-answer any request behind a plain load balancer, and no proxy has to pass an SSE stream.
+Stateless mode: every POST is answered on its own, so any replica can answer any request
+behind a plain load balancer. The answer is JSON, unless the call asked for progress: then
+an SSE stream of the notifications and the result (rypsok.serve_http.calls, which also stops
+a call whose client cancels it or hangs up).
 """
 
 from __future__ import annotations
@@ -18,11 +20,18 @@ from mcp.server.auth.middleware.bearer_auth import (
     BearerAuthBackend,
     RequireAuthMiddleware,
 )
-from mcp.server.auth.routes import build_resource_metadata_url, cors_middleware
+from mcp.server.auth.routes import (
+    build_resource_metadata_url,
+    cors_middleware,
+    create_protected_resource_routes,
+)
 from mcp.server.auth.settings import AuthSettings
+from mcp.server.streamable_http_manager import StreamableHTTPASGIApp
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.auth import ProtectedResourceMetadata
 from pydantic import AnyHttpUrl
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.middleware.authentication import AuthenticationMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
@@ -32,6 +41,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from rypsok.client import Client
 from rypsok.config import Config, is_loopback
 from rypsok.serve_http.auth import Verifier
+from rypsok.serve_http.calls import CallStreams, CallWatch, CancelCalls
 from rypsok.serve_http.metrics import Metrics
 from rypsok.server import build_server
 from rypsok.version import __version__
@@ -70,38 +80,45 @@ def transport_security(config: Config, host: str) -> TransportSecuritySettings:
 def build_app(
     config: Config, client: Client, metrics: Metrics, verifier: Verifier, host: str
 ) -> ASGIApp:
+    """The routes as the SDK's ``streamable_http_app`` lays them out, with rypsok's session
+    manager (JSON or SSE per call) and its cancellation of calls whose client is gone."""
     server = config.server
     auth = None
     metadata_url = None
+    mcp_server = build_server(config, client=client)
+    mcp_server.middleware.append(CancelCalls())
+    manager = CallStreams(
+        app=mcp_server,
+        stateless=True,
+        security_settings=transport_security(config, host),
+        max_request_body_size=server.max_request_body,
+    )
+    endpoint: Any = StreamableHTTPASGIApp(manager)
     routes = [Route(HEALTH_PATH, _healthz(client), methods=["GET"])]
     if server.jwt:
         auth = AuthSettings(
             issuer_url=AnyHttpUrl(server.issuer),
             resource_server_url=AnyHttpUrl(server.resource),
-            validate_token_resource=False,  # the verifier checks the audience itself
         )
         metadata_url = build_resource_metadata_url(auth.resource_server_url)
         routes.append(_root_metadata_route(auth))
+        routes.extend(create_protected_resource_routes(auth.resource_server_url, [auth.issuer_url]))
     scrape: Any = _scrape(metrics, client)
+    middleware = []
     if verifier:
+        # The verifier checks a JWT's audience itself.
+        middleware = [
+            Middleware(AuthenticationMiddleware, backend=BearerAuthBackend(verifier)),
+            Middleware(AuthContextMiddleware),
+        ]
         scrape = RequireAuthMiddleware(request_response(scrape), [], metadata_url)
+        endpoint = RequireAuthMiddleware(endpoint, [], metadata_url)
+    routes.insert(0, Route(MCP_PATH, endpoint))
     routes.append(Route(METRICS_PATH, scrape, methods=["GET"]))
-    app: ASGIApp = build_server(config, client=client).streamable_http_app(
-        streamable_http_path=MCP_PATH,
-        stateless_http=True,
-        json_response=True,
-        max_request_body_size=server.max_request_body,
-        transport_security=transport_security(config, host),
-        host=host,
-        auth=auth,
-        token_verifier=verifier if verifier else None,
-        custom_starlette_routes=routes,
+    app: ASGIApp = Starlette(
+        routes=routes, middleware=middleware, lifespan=lambda _app: manager.run()
     )
-    if verifier and auth is None:
-        # Without an issuer the SDK adds no authentication middleware of its own.
-        app = AuthenticationMiddleware(
-            AuthContextMiddleware(app), backend=BearerAuthBackend(verifier)
-        )
+    app = CallWatch(app, MCP_PATH, server.max_request_body)
     return AccessLog(PostOnly(app), metrics)
 
 

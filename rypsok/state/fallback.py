@@ -34,6 +34,7 @@ from rypsok.state import (
     Windows,
     may_wait,
 )
+from rypsok.telemetry import QUIET_SPAN, tracer
 
 log = logging.getLogger("rypsok.state")
 
@@ -119,19 +120,23 @@ class FallbackStore:
         return self._down_until is not None and self._clock() < self._down_until
 
     async def _run(self, operation: str, *args: Any) -> Any:
-        if not self.using_memory:
-            try:
-                with anyio.fail_after(self._timeout_s):
-                    answer = await getattr(self._store, operation)(*args)
-            except Exception as exc:
-                self._failed(exc)
-            else:
-                self._answered()
-                return answer
-        self.fallbacks += 1
-        if self._on_fallback is not None:
-            self._on_fallback(operation)
-        return await getattr(self._memory, operation)(*args)
+        with tracer.start_as_current_span(f"state {operation}", **QUIET_SPAN) as span:
+            span.set_attribute("rypsok.state.operation", operation)
+            if not self.using_memory:
+                try:
+                    with anyio.fail_after(self._timeout_s):
+                        answer = await getattr(self._store, operation)(*args)
+                except Exception as exc:
+                    self._failed(exc)
+                else:
+                    self._answered()
+                    span.set_attribute("rypsok.state.answered_by", "store")
+                    return answer
+            span.set_attribute("rypsok.state.answered_by", "memory")
+            self.fallbacks += 1
+            if self._on_fallback is not None:
+                self._on_fallback(operation)
+            return await getattr(self._memory, operation)(*args)
 
     def _failed(self, exc: Exception) -> None:
         now = self._clock()

@@ -36,6 +36,8 @@ from rypsok.net.body import (
 )
 from rypsok.net.egress import EgressPolicy
 from rypsok.net.url import FetchURL, URLError, read_url, upgrade_to_https
+from rypsok.progress import NO_PROGRESS, Progress
+from rypsok.telemetry import QUIET_SPAN, tracer
 from rypsok.version import USER_AGENT
 from rypsok.webfetch.page import (
     HTML_TYPES,
@@ -145,16 +147,19 @@ class Fetcher:
         start_char: int = 0,
         *,
         since: float | None = None,
+        progress: Progress = NO_PROGRESS,
     ) -> FetchResponse:
         """The page at ``url``: ``max_chars`` characters of its content from ``start_char``
         (``max_chars`` None: web_fetch's default). The arguments are checked here as the tool
         checks them (:func:`rypsok.validate.fetch_arguments`), since a Fetcher also serves
         callers that did not go through the tool. ``since`` (anyio time): when the call
-        began, if ``timeout_ms`` is to count from then rather than from the first request."""
+        began, if ``timeout_ms`` is to count from then rather than from the first request.
+        ``progress`` hears of each stage: robots.txt, the response's headers, the body's bytes
+        as they arrive, and extraction."""
         if max_chars is None:
             max_chars = bounds.default_max_chars(self._config.max_chars)
         try:
-            return await self._fetch(url, max_chars, start_char, since)
+            return await self._fetch(url, max_chars, start_char, since, progress)
         except ToolError as exc:
             reason = exc.detail.get("reason")
             if exc.kind == "denied" and reason != "egress":
@@ -162,7 +167,7 @@ class Fetcher:
             raise
 
     async def _fetch(
-        self, url: str, max_chars: int, start_char: int, since: float | None
+        self, url: str, max_chars: int, start_char: int, since: float | None, progress: Progress
     ) -> FetchResponse:
         target, max_chars, start_char = validate.fetch_arguments(
             url, max_chars, start_char, self._config.max_chars
@@ -181,7 +186,7 @@ class Fetcher:
         network_deadline = started + self._config.timeout_ms / 1000
         raw: RawPage | None = None
         with anyio.CancelScope(deadline=network_deadline):
-            raw = await self._retrieve(target, upgraded)
+            raw = await self._retrieve(target, upgraded, progress)
         if raw is None:
             raise errors.fetch_deadline()
 
@@ -189,12 +194,19 @@ class Fetcher:
         # page read quickly is not refused for taking a second to extract. At the deadline
         # the child reading the page is killed: no work outlives the call.
         response: FetchResponse | None = None
-        with anyio.CancelScope(deadline=network_deadline + EXTRACTION_S):
+        with (
+            anyio.CancelScope(deadline=network_deadline + EXTRACTION_S),
+            tracer.start_as_current_span("web_fetch extraction", **QUIET_SPAN) as span,
+        ):
+            await progress.step("extracting the main content")
+            span.set_attribute("rypsok.bytes", len(raw.body))
             try:
                 response = await _READERS.run(build_response, raw, start_char, max_chars)
             except WorkerFailed as failure:
                 log.error("extraction_failed", extra={"fields": {"trace": failure.trace}})
+                span.set_attribute("rypsok.outcome", "extraction_failed")
                 raise errors.extraction_failed() from None
+            span.set_attribute("rypsok.outcome", "ok")
         if response is None:
             raise errors.fetch_deadline()
         return response
@@ -229,16 +241,18 @@ class Fetcher:
 
     # The network part, under the fetch deadline.
 
-    async def _retrieve(self, target: FetchURL, upgraded: bool) -> RawPage:
+    async def _retrieve(self, target: FetchURL, upgraded: bool, progress: Progress) -> RawPage:
         """robots.txt, the page, and same-host redirects (or any, when configured)."""
         redirects = 0
         while True:
             await self._check_robots(target, upgraded)
+            await progress.step("robots.txt read: the page is allowed")
             with _network_errors(upgraded):
                 async with self._get(target) as response:
+                    await progress.step(f"response headers: status {response.status_code}")
                     location = _redirect_location(response)
                     if location is None:
-                        return await self._read_page(target, response)
+                        return await self._read_page(target, response, progress)
             redirects += 1
             upgraded = False
             hop = self._redirect_hop(target, location)
@@ -255,7 +269,9 @@ class Fetcher:
         (each one is judged by :meth:`_redirect_hop` with rypsok's own URL reader), and no
         cookie is kept or sent. No timeout either: the fetch deadline's cancel scope bounds it."""
         request = httpx.Request("GET", target.url(), headers=self._headers)
-        response = await self._transport.handle_async_request(request)
+        with tracer.start_as_current_span("web_fetch request", **QUIET_SPAN) as span:
+            response = await self._transport.handle_async_request(request)
+            span.set_attribute("rypsok.status", response.status_code)
         try:
             yield response
         finally:
@@ -288,7 +304,9 @@ class Fetcher:
         with _network_errors(upgraded=False):
             await self._backend.judged_addresses(hop.host, hop.port)
 
-    async def _read_page(self, target: FetchURL, response: httpx.Response) -> RawPage:
+    async def _read_page(
+        self, target: FetchURL, response: httpx.Response, progress: Progress
+    ) -> RawPage:
         status = response.status_code
         if status >= 400:
             raise errors.http_status(status, retry_after_ms(response.headers.get("retry-after")))
@@ -298,9 +316,16 @@ class Fetcher:
         if media_type not in HTML_TYPES and media_type not in TEXT_TYPES:
             raise errors.unsupported_media_type(media_type)
         try:
-            body = await read_body(response, self._config.byte_limit)
+            with tracer.start_as_current_span("web_fetch body", **QUIET_SPAN) as span:
+                body = await read_body(
+                    response,
+                    self._config.byte_limit,
+                    received=progress.body_bytes if progress.wanted else None,
+                )
+                span.set_attribute("rypsok.bytes", len(body))
         except BodyTooLarge:
             raise errors.too_large(self._config.byte_limit) from None
+        await progress.body_bytes(len(body), done=True)
         return RawPage(target.url(), media_type, charset, body)
 
     # robots.txt
@@ -309,7 +334,8 @@ class Fetcher:
         origin = _origin(target)
         rules = self._robots.get(origin)
         if rules is None:
-            rules = await self._read_robots(target, upgraded)
+            with tracer.start_as_current_span("web_fetch robots.txt", **QUIET_SPAN):
+                rules = await self._read_robots(target, upgraded)
             self._robots.put(origin, rules)
         if not rules.allows(target.url()):
             raise errors.robots_denied()

@@ -1,0 +1,191 @@
+"""Each tools/call over Streamable HTTP: answered as JSON, or as an SSE stream when it asked
+for progress; stopped when its client cancels it or goes away.
+
+The server is stateless: every POST is a transport of its own, so nothing in the SDK links a
+``notifications/cancelled`` (a POST of its own) to the call it names, and in JSON mode
+nothing watches for the client hanging up. Here:
+
+- :class:`CallWatch` (ASGI, in front of everything) reads each POST's body (within the body
+  bound), decides from it whether the answer streams (a ``tools/call`` whose ``_meta``
+  carries a ``progressToken``), and watches the connection: when the client disconnects, the
+  calls of that POST are cancelled.
+- :class:`CallStreams` is the SDK's session manager with the JSON-or-SSE choice made per
+  request, from what CallWatch decided.
+- :class:`CancelCalls` (an SDK server middleware) runs each tools/call in a cancel scope,
+  registered with the POST's watch and under the caller's key (token name, client address,
+  request id), and cancels the calls a ``notifications/cancelled`` names under the same key.
+
+A cancelled call stops where it is: its engine requests and page fetch are cancelled, its
+extraction child killed, its admission slot freed, and it is counted ``cancelled``, not ok.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import json
+import logging
+from collections.abc import Hashable
+from typing import Any
+
+import anyio
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp.shared.exceptions import MCPError
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from rypsok import telemetry
+from rypsok.server import caller_name
+
+log = logging.getLogger("rypsok.http")
+
+CANCELLED_CODE = -32800
+"""The JSON-RPC error a cancelled call's own POST gets (LSP's RequestCancelled): the client
+has stopped waiting for it or hung up, and MCP's stateless HTTP still owes the POST an end."""
+
+
+class Watch:
+    """One POST to /mcp: whether its answer streams, and the calls it started."""
+
+    def __init__(self, streamed: bool) -> None:
+        self.streamed = streamed
+        self.scopes: set[anyio.CancelScope] = set()
+        self.gone = anyio.Event()
+
+    def hang_up(self) -> None:
+        self.gone.set()
+        for scope in list(self.scopes):
+            scope.cancel()
+
+
+CURRENT: contextvars.ContextVar[Watch | None] = contextvars.ContextVar(
+    "rypsok_http_watch", default=None
+)
+"""The POST being answered (the SDK's tasks for it start in its context, so they see it)."""
+
+
+def asks_for_progress(body: bytes) -> bool:
+    """Whether a POST body is a tools/call whose ``_meta`` carries a progress token."""
+    try:
+        message = json.loads(body)
+    except ValueError:
+        return False
+    if not isinstance(message, dict) or message.get("method") != "tools/call":
+        return False
+    params = message.get("params")
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    token = meta.get("progressToken") if isinstance(meta, dict) else None
+    return isinstance(token, str | int) and not isinstance(token, bool)
+
+
+class CallWatch:
+    """ASGI middleware for POST /mcp: the body read first (at most ``max_body`` + 1 bytes;
+    the SDK refuses what is beyond), then handed to the app unchanged, while the connection is
+    watched for the client going away."""
+
+    def __init__(self, app: ASGIApp, path: str, max_body: int) -> None:
+        self.app = app
+        self.path = path
+        self.max_body = max_body
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["path"] != self.path or scope["method"] != "POST":
+            await self.app(scope, receive, send)
+            return
+        received: list[Message] = []
+        size, complete = 0, False
+        while not complete and size <= self.max_body:
+            message = await receive()
+            received.append(message)
+            if message["type"] != "http.request":
+                break
+            size += len(message.get("body", b""))
+            complete = not message.get("more_body", False)
+        body = b"".join(m.get("body", b"") for m in received if m["type"] == "http.request")
+        watch = Watch(complete and asks_for_progress(body))
+
+        async def replay() -> Message:
+            if received:
+                return received.pop(0)
+            if not complete:
+                return await receive()
+            await watch.gone.wait()
+            return {"type": "http.disconnect"}
+
+        async def watch_connection() -> None:
+            while (await receive())["type"] != "http.disconnect":
+                pass
+            log.info("client_disconnected", extra={"fields": {"calls": len(watch.scopes)}})
+            watch.hang_up()
+
+        token = CURRENT.set(watch)
+        # A traceparent header continues the caller's trace (the SDK reads only _meta's).
+        traced = telemetry.attach(
+            telemetry.context_of_headers(scope["headers"]) if telemetry.exporting() else None
+        )
+        try:
+            async with anyio.create_task_group() as group:
+                if complete:
+                    group.start_soon(watch_connection)
+                await self.app(scope, replay, send)
+                group.cancel_scope.cancel()
+        finally:
+            telemetry.detach(traced)
+            CURRENT.reset(token)
+
+
+class CallStreams(StreamableHTTPSessionManager):
+    """The SDK's session manager (stateless here), answering each POST as JSON unless
+    :class:`CallWatch` saw it ask for progress: then as an SSE stream, the progress
+    notifications first and the result last. The SDK reads ``json_response`` per request."""
+
+    @property
+    def json_response(self) -> bool:  # type: ignore[override]
+        watch = CURRENT.get()
+        return watch is None or not watch.streamed
+
+    @json_response.setter
+    def json_response(self, value: bool) -> None:
+        """Set by the SDK's constructor; the answer's form is chosen per request instead."""
+
+
+def _call_key(ctx: Any, request_id: Any) -> Hashable:
+    """Whose call: the token's name, the client's address and the request id. A client
+    chooses its ids, so without the first two one caller could cancel another's calls."""
+    request = getattr(ctx, "request", None)
+    client = getattr(request, "client", None)
+    return (caller_name(ctx), getattr(client, "host", None), type(request_id), request_id)
+
+
+class CancelCalls:
+    """SDK server middleware: tools/call in a cancel scope; notifications/cancelled applied."""
+
+    def __init__(self) -> None:
+        self._in_flight: dict[Hashable, set[anyio.CancelScope]] = {}
+
+    async def __call__(self, ctx: Any, call_next: Any) -> Any:
+        if ctx.method == "notifications/cancelled":
+            request_id = (ctx.params or {}).get("requestId")
+            if isinstance(request_id, str | int) and not isinstance(request_id, bool):
+                scopes = self._in_flight.get(_call_key(ctx, request_id), set())
+                for scope in list(scopes):
+                    scope.cancel()
+                if scopes:
+                    log.info("call_cancelled", extra={"fields": {"by": "client"}})
+            return await call_next(ctx)
+        if ctx.method != "tools/call" or ctx.request_id is None:
+            return await call_next(ctx)
+        key = _call_key(ctx, ctx.request_id)
+        watch = CURRENT.get()
+        with anyio.CancelScope() as scope:
+            self._in_flight.setdefault(key, set()).add(scope)
+            if watch is not None:
+                watch.scopes.add(scope)
+            try:
+                return await call_next(ctx)
+            finally:
+                scopes = self._in_flight.get(key, set())
+                scopes.discard(scope)
+                if not scopes:
+                    self._in_flight.pop(key, None)
+                if watch is not None:
+                    watch.scopes.discard(scope)
+        raise MCPError(CANCELLED_CODE, "the call was cancelled")
