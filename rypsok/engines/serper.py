@@ -95,13 +95,8 @@ def parse(
     status: int, headers: httpx.Headers, body: bytes, search: EngineSearch
 ) -> list[RawResult] | EngineFailure:
     document = _keyed.json_object(body)
-    failure = _keyed.failure(status, headers, _PLAN_LIMITS)
+    failure = _status_failure(status, document, headers)
     if failure is not None:
-        if status == 400 and document is not None:
-            # Serper answers 400 "Not enough credits" when the credits are spent.
-            said = _keyed.failure_for_message(document.get("message"), headers)
-            if said.reason == "rate_limited":
-                return said
         return failure
     if document is None:
         return EngineFailure("parse_failure")
@@ -134,11 +129,24 @@ def parse(
     return results[: search.max_results]
 
 
+def _status_failure(
+    status: int, document: dict[str, Any] | None, headers: httpx.Headers
+) -> EngineFailure | None:
+    """The failure a status means, None for a 2xx; Serper answers 400 "Not enough credits"
+    when the credits are spent, which is a plan limit, not a bad request."""
+    failure = _keyed.failure(status, headers, _PLAN_LIMITS)
+    if failure is not None and status == 400 and document is not None:
+        said = _keyed.failure_for_message(document.get("message"), headers)
+        if said.reason == "rate_limited":
+            return said
+    return failure
+
+
 def _error(document: dict[str, Any], headers: httpx.Headers) -> EngineFailure:
     """An error body under 200: by its ``statusCode`` when it has one, else its message."""
     code = document.get("statusCode")
     if isinstance(code, int) and not isinstance(code, bool):
-        failure = _keyed.failure(code, headers, _PLAN_LIMITS)
+        failure = _status_failure(code, document, headers)
         if failure is not None:
             return failure
     return _keyed.failure_for_message(document.get("message"), headers)
