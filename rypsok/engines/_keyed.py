@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import email.utils
 import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
@@ -79,6 +78,8 @@ def published(value: Any, now: dt.datetime) -> str | None:
     found = iso_date(value)
     if found is not None or not isinstance(value, str):
         return found
+    import email.utils  # loaded ahead with the parsers (base.PARSER_MODULES)
+
     text = " ".join(value.split())
     with contextlib.suppress(ValueError, TypeError, OverflowError):
         return email.utils.parsedate_to_datetime(text).date().isoformat()

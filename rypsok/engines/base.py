@@ -152,7 +152,7 @@ class EngineFailure:
     retry_after_s: float | None = None
 
 
-PARSER_MODULES = ("httpx", "lxml.etree", "lxml.html", "parsel")
+PARSER_MODULES = ("httpx", "lxml.etree", "lxml.html", "parsel", "email.utils")
 """What the engines import on first use: loaded ahead by a search's warm-up, so that no
 answer pays an import under its deadline."""
 
