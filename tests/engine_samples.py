@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
+from types import ModuleType
+
+import httpx
+
+from rypsok.engines.base import EngineFailure, EngineSearch, RawResult, read_answer
 
 FIXTURES = Path(__file__).parent / "fixtures"
 NOW = dt.datetime(2026, 10, 1, 12, 0, 0, tzinfo=dt.UTC)
@@ -32,3 +37,34 @@ them (SearXNG's mojeek engine since 2026-09); the surrounding markup is reconstr
 
 def fixture(engine: str, name: str) -> bytes:
     return (FIXTURES / engine / name).read_bytes()
+
+
+def make_search(
+    query: str = "rust async",
+    *,
+    category: str = "general",
+    max_results: int = 10,
+    language: str | None = None,
+    time_range: str | None = None,
+) -> EngineSearch:
+    """A search as the orchestrator hands it to an engine, at the fixed ``NOW``."""
+    return EngineSearch(
+        query=query,
+        category=category,
+        max_results=max_results,
+        language=language,
+        time_range=time_range,
+        now=NOW,
+        user_agent=USER_AGENT,
+    )
+
+
+def parse(
+    module: ModuleType,
+    body: bytes,
+    status: int = 200,
+    headers: dict[str, str] | None = None,
+    search: EngineSearch | None = None,
+) -> list[RawResult] | EngineFailure:
+    """The answer as the orchestrator reads it: the engine's parse, then the shared checks."""
+    return read_answer(module, status, httpx.Headers(headers or {}), body, search or make_search())

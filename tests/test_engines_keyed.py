@@ -24,31 +24,11 @@ from rypsok.engines.base import (
     EngineSearch,
     QueryLimit,
     RawResult,
-    read_answer,
 )
-from tests.engine_samples import CAPTCHA_PAGE, ERROR_PAGE, NOW, USER_AGENT, fixture
+from tests.engine_samples import CAPTCHA_PAGE, ERROR_PAGE, USER_AGENT, fixture, make_search, parse
 
 KEYED = (tavily, exa, kagi, serper)
 KEY = "k3y-VALUE-0123456789abcdef"
-
-
-def make_search(
-    query: str = "rust async",
-    *,
-    category: str = "general",
-    max_results: int = 10,
-    language: str | None = None,
-    time_range: str | None = None,
-) -> EngineSearch:
-    return EngineSearch(
-        query=query,
-        category=category,
-        max_results=max_results,
-        language=language,
-        time_range=time_range,
-        now=NOW,
-        user_agent=USER_AGENT,
-    )
 
 
 def request_for(
@@ -65,16 +45,6 @@ def request_for(
 def body_of(request: httpx.Request) -> dict:
     assert request.headers["content-type"] == "application/json"
     return json.loads(request.content)
-
-
-def parse(
-    module: ModuleType,
-    body: bytes,
-    status: int = 200,
-    headers: dict[str, str] | None = None,
-    search: EngineSearch | None = None,
-) -> list[RawResult] | EngineFailure:
-    return read_answer(module, status, httpx.Headers(headers or {}), body, search or make_search())
 
 
 # --- INFO -----------------------------------------------------------------------------------
@@ -261,25 +231,35 @@ def test_the_key_goes_only_in_its_header(module: ModuleType) -> None:
 
 # --- answers --------------------------------------------------------------------------------
 
+BOOK = (
+    "Getting Started - Asynchronous Programming in Rust",
+    "https://rust-lang.github.io/async-book/",
+)
+BOOK_SNIPPET = (
+    "This book aims to be a comprehensive guide to async programming in Rust, from beginner to"
+    " advanced."
+)
+TOKIO = ("Tutorial | Tokio - An asynchronous Rust runtime", "https://tokio.rs/tokio/tutorial")
+TOKIO_SNIPPET = "Tokio is an asynchronous runtime for the Rust programming language."
+BOATS = ("Why async Rust?", "https://without.boats/blog/why-async-rust/")
+BOATS_SNIPPET = "Async/await syntax in Rust was initially released to much fanfare and excitement."
+
 
 def test_tavily_results_in_score_order() -> None:
     assert parse(tavily, fixture("tavily", "search.json")) == [
         RawResult(
-            "Getting Started - Asynchronous Programming in Rust",
-            "https://rust-lang.github.io/async-book/",
-            "This book aims to be a comprehensive guide to async programming in Rust, from"
-            " beginner to advanced.",
+            *BOOK,
+            BOOK_SNIPPET,
         ),
         RawResult(
-            "Tutorial | Tokio - An asynchronous Rust runtime",
-            "https://tokio.rs/tokio/tutorial",
+            *TOKIO,
             "Tokio is an asynchronous runtime for the Rust programming language. It provides the"
             " building blocks needed for writing network applications.",
         ),
         RawResult(
             "Why async Rust? & other questions",
-            "https://without.boats/blog/why-async-rust/",
-            "Async/await syntax in Rust was initially released to much fanfare and excitement.",
+            BOATS[1],
+            BOATS_SNIPPET,
         ),
     ]
 
@@ -295,23 +275,20 @@ def test_tavily_news_dates_are_rfc_2822() -> None:
 def test_exa_results_in_score_order_with_highlights_as_snippets() -> None:
     assert parse(exa, fixture("exa", "search.json")) == [
         RawResult(
-            "Tutorial | Tokio - An asynchronous Rust runtime",
-            "https://tokio.rs/tokio/tutorial",
+            *TOKIO,
             "Tokio is an asynchronous runtime for the Rust programming language. … It provides"
             " the building blocks needed for writing network applications.",
             None,
         ),
         RawResult(
-            "Getting Started - Asynchronous Programming in Rust",
-            "https://rust-lang.github.io/async-book/",
-            "This book aims to be a comprehensive guide to async programming in Rust, from"
-            " beginner to advanced.",
+            *BOOK,
+            BOOK_SNIPPET,
             "2026-08-14",
         ),
         RawResult(
             "",
-            "https://without.boats/blog/why-async-rust/",
-            "Async/await syntax in Rust was initially released to much fanfare and excitement.",
+            BOATS[1],
+            BOATS_SNIPPET,
             "2026-07-02",
         ),
     ]
@@ -332,16 +309,13 @@ def test_exa_without_scores_keeps_its_order() -> None:
 def test_kagi_reads_only_search_results() -> None:
     assert parse(kagi, fixture("kagi", "search.json")) == [
         RawResult(
-            "Getting Started - Asynchronous Programming in Rust",
-            "https://rust-lang.github.io/async-book/",
-            "This book aims to be a comprehensive guide to async programming in Rust, from"
-            " beginner to advanced.",
+            *BOOK,
+            BOOK_SNIPPET,
             "2026-08-14",
         ),
         RawResult(
-            "Tutorial | Tokio - An asynchronous Rust runtime",
-            "https://tokio.rs/tokio/tutorial",
-            "Tokio is an asynchronous runtime for the Rust programming language.",
+            *TOKIO,
+            TOKIO_SNIPPET,
         ),
         RawResult(
             "Why async Rust?", "https://without.boats/blog/why-async-rust/", "", "2026-07-02"
@@ -352,21 +326,17 @@ def test_kagi_reads_only_search_results() -> None:
 def test_serper_reads_organic_results_with_google_dates() -> None:
     assert parse(serper, fixture("serper", "search.json")) == [
         RawResult(
-            "Getting Started - Asynchronous Programming in Rust",
-            "https://rust-lang.github.io/async-book/",
-            "This book aims to be a comprehensive guide to async programming in Rust, from"
-            " beginner to advanced.",
+            *BOOK,
+            BOOK_SNIPPET,
         ),
         RawResult(
-            "Tutorial | Tokio - An asynchronous Rust runtime",
-            "https://tokio.rs/tokio/tutorial",
-            "Tokio is an asynchronous runtime for the Rust programming language.",
+            *TOKIO,
+            TOKIO_SNIPPET,
             "2026-09-12",
         ),
         RawResult(
-            "Why async Rust?",
-            "https://without.boats/blog/why-async-rust/",
-            "Async/await syntax in Rust was initially released to much fanfare and excitement.",
+            *BOATS,
+            BOATS_SNIPPET,
             "2026-09-28",
         ),
     ]

@@ -14,10 +14,18 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from .base import EngineFailure, RawResult, iso_date, load_json, retry_after_seconds
+from .base import (
+    EngineFailure,
+    RawResult,
+    iso_date,
+    load_json,
+    retry_after_seconds,
+    string_field,
+    strip_html,
+)
 
 if TYPE_CHECKING:
     import httpx
@@ -48,6 +56,56 @@ def failure_for_message(message: Any, headers: httpx.Headers) -> EngineFailure:
     if any(word in text for word in _LIMIT_WORDS):
         return EngineFailure("rate_limited", retry_after_seconds(headers))
     return EngineFailure("request_failure")
+
+
+def answer_items(
+    status: int,
+    headers: httpx.Headers,
+    body: bytes,
+    *,
+    plan_limits: frozenset[int],
+    key: str,
+    error: Callable[[dict[str, Any]], Any],
+) -> list[Any] | EngineFailure:
+    """The list of items under ``key`` of a JSON answer, or the failure the answer is: its
+    status, a body that is not a JSON object, the error ``error`` finds in it (None when
+    there is none), or an object without ``key``."""
+    failed = failure(status, headers, plan_limits)
+    if failed is not None:
+        return failed
+    document = json_object(body)
+    if document is None:
+        return EngineFailure("parse_failure")
+    message = error(document)
+    if message is not None:
+        return failure_for_message(message, headers)
+    found = items(document.get(key)) if key in document else None
+    return EngineFailure("parse_failure") if found is None else found
+
+
+def read_result(
+    item: Any,
+    now: dt.datetime,
+    *,
+    url: str = "url",
+    snippet: str | Callable[[dict[str, Any]], str] = "snippet",
+    date: str = "published",
+) -> RawResult | None:
+    """One result object: its link under ``url``, its ``title``, the snippet under
+    ``snippet`` (or made by it), the date under ``date``; None when it is not an object
+    or has no link."""
+    if not isinstance(item, dict):
+        return None
+    link = item.get(url)
+    if not isinstance(link, str) or not link:
+        return None
+    text = snippet(item) if callable(snippet) else string_field(item.get(snippet))
+    return RawResult(
+        title=strip_html(string_field(item.get("title"))),
+        url=link,
+        snippet=strip_html(text),
+        date=published(item.get(date), now),
+    )
 
 
 def json_object(body: bytes) -> dict[str, Any] | None:

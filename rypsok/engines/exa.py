@@ -39,9 +39,7 @@ from .base import (
     RawResult,
     endpoint_url,
     http_request,
-    item_url,
     string_field,
-    strip_html,
 )
 
 if TYPE_CHECKING:
@@ -90,32 +88,22 @@ def build_request(endpoint: str, search: EngineSearch, credential: str | None) -
 def parse(
     status: int, headers: httpx.Headers, body: bytes, search: EngineSearch
 ) -> list[RawResult] | EngineFailure:
-    failure = _keyed.failure(status, headers, _PLAN_LIMITS)
-    if failure is not None:
-        return failure
-    document = _keyed.json_object(body)
-    if document is None:
-        return EngineFailure("parse_failure")
-    if document.get("error"):
-        return _keyed.failure_for_message(document.get("error"), headers)
-    if "results" not in document:
-        return EngineFailure("parse_failure")
-    found = _keyed.items(document["results"])
-    if found is None:
-        return EngineFailure("parse_failure")
-    scored = []
-    for item in found:
-        url = item_url(item)
-        if url is None:
-            continue
-        result = RawResult(
-            title=strip_html(string_field(item.get("title"))),
-            url=url,
-            snippet=_snippet(item),
-            date=_keyed.published(item.get("publishedDate"), search.now),
-        )
-        scored.append((result, item.get("score")))
+    found = _keyed.answer_items(
+        status, headers, body, plan_limits=_PLAN_LIMITS, key="results", error=_error_message
+    )
+    if isinstance(found, EngineFailure):
+        return found
+    scored = [
+        (result, item.get("score"))
+        for item in found
+        if (result := _keyed.read_result(item, search.now, snippet=_snippet, date="publishedDate"))
+    ]
     return _keyed.by_score(scored)[: search.max_results]
+
+
+def _error_message(document: dict[str, Any]) -> Any:
+    """Exa's ``{"requestId", "error", "tag"}``; None when the answer has no error."""
+    return document.get("error") or None
 
 
 def _snippet(item: dict[str, Any]) -> str:
@@ -123,9 +111,9 @@ def _snippet(item: dict[str, Any]) -> str:
     if isinstance(highlights, list):
         joined = " … ".join(part.strip() for part in highlights if isinstance(part, str))
         if joined.strip():
-            return strip_html(joined)
+            return joined
     for name in ("text", "summary"):
         text = string_field(item.get(name)).strip()
         if text:
-            return strip_html(text)
+            return text
     return ""

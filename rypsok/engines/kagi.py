@@ -32,9 +32,7 @@ from .base import (
     RawResult,
     endpoint_url,
     http_request,
-    item_url,
     string_field,
-    strip_html,
 )
 
 if TYPE_CHECKING:
@@ -72,35 +70,18 @@ def build_request(endpoint: str, search: EngineSearch, credential: str | None) -
 def parse(
     status: int, headers: httpx.Headers, body: bytes, search: EngineSearch
 ) -> list[RawResult] | EngineFailure:
-    failure = _keyed.failure(status, headers, _PLAN_LIMITS)
-    if failure is not None:
-        return failure
-    document = _keyed.json_object(body)
-    if document is None:
-        return EngineFailure("parse_failure")
-    error = _error_message(document)
-    if error is not None:
-        return _keyed.failure_for_message(error, headers)
-    if "data" not in document:
-        return EngineFailure("parse_failure")
-    found = _keyed.items(document["data"])
-    if found is None:
-        return EngineFailure("parse_failure")
-    results = []
-    for item in found:
-        if not isinstance(item, dict) or item.get("t") != _RESULT:
-            continue
-        url = item_url(item)
-        if url is None:
-            continue
-        results.append(
-            RawResult(
-                title=strip_html(string_field(item.get("title"))),
-                url=url,
-                snippet=strip_html(string_field(item.get("snippet"))),
-                date=_keyed.published(item.get("published"), search.now),
-            )
-        )
+    found = _keyed.answer_items(
+        status, headers, body, plan_limits=_PLAN_LIMITS, key="data", error=_error_message
+    )
+    if isinstance(found, EngineFailure):
+        return found
+    results = [
+        result
+        for item in found
+        if isinstance(item, dict)
+        and item.get("t") == _RESULT
+        and (result := _keyed.read_result(item, search.now))
+    ]
     return results[: search.max_results]
 
 

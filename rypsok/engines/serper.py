@@ -39,8 +39,6 @@ from .base import (
     RawResult,
     endpoint_url,
     http_request,
-    string_field,
-    strip_html,
 )
 
 if TYPE_CHECKING:
@@ -111,21 +109,11 @@ def parse(
     found = _keyed.items(document[key])
     if found is None:
         return EngineFailure("parse_failure")
-    results = []
-    for item in found:
-        if not isinstance(item, dict):
-            continue
-        link = item.get("link")
-        if not isinstance(link, str) or not link:
-            continue
-        results.append(
-            RawResult(
-                title=strip_html(string_field(item.get("title"))),
-                url=link,
-                snippet=strip_html(string_field(item.get("snippet"))),
-                date=_keyed.published(item.get("date"), search.now),
-            )
-        )
+    results = [
+        result
+        for item in found
+        if (result := _keyed.read_result(item, search.now, url="link", date="date"))
+    ]
     return results[: search.max_results]
 
 

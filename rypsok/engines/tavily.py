@@ -40,9 +40,7 @@ from .base import (
     RawResult,
     endpoint_url,
     http_request,
-    item_url,
     string_field,
-    strip_html,
 )
 
 if TYPE_CHECKING:
@@ -88,32 +86,18 @@ def build_request(endpoint: str, search: EngineSearch, credential: str | None) -
 def parse(
     status: int, headers: httpx.Headers, body: bytes, search: EngineSearch
 ) -> list[RawResult] | EngineFailure:
-    failure = _keyed.failure(status, headers, _PLAN_LIMITS)
-    if failure is not None:
-        return failure
-    document = _keyed.json_object(body)
-    if document is None:
-        return EngineFailure("parse_failure")
-    error = _error_message(document)
-    if error is not None:
-        return _keyed.failure_for_message(error, headers)
-    if "results" not in document:
-        return EngineFailure("parse_failure")
-    found = _keyed.items(document["results"])
-    if found is None:
-        return EngineFailure("parse_failure")
-    scored = []
-    for item in found:
-        url = item_url(item)
-        if url is None:
-            continue
-        result = RawResult(
-            title=strip_html(string_field(item.get("title"))),
-            url=url,
-            snippet=strip_html(string_field(item.get("content"))),
-            date=_keyed.published(item.get("published_date"), search.now),
+    found = _keyed.answer_items(
+        status, headers, body, plan_limits=_PLAN_LIMITS, key="results", error=_error_message
+    )
+    if isinstance(found, EngineFailure):
+        return found
+    scored = [
+        (result, item.get("score"))
+        for item in found
+        if (
+            result := _keyed.read_result(item, search.now, snippet="content", date="published_date")
         )
-        scored.append((result, item.get("score")))
+    ]
     return _keyed.by_score(scored)[: search.max_results]
 
 
