@@ -18,12 +18,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from mcp import ClientSession
+from prometheus_client.parser import text_string_to_metric_families
 
 from tests.conftest import config_data
 from tests.engine_servers import EngineServer, Play, fixture
-from tests.mcp_harness import TRANSPORTS, assert_conforms, session, structured, write_toml
+from tests.mcp_harness import (
+    TRANSPORTS,
+    assert_conforms,
+    http_server,
+    http_session,
+    session,
+    structured,
+    write_toml,
+)
 
 pytestmark = pytest.mark.anyio
 
@@ -274,3 +284,40 @@ async def test_without_keys_nothing_is_asked_and_the_log_says_so(rypsoks, engine
         line for line in rypsoks["keys"].log_lines() if line.get("event") == "engine_not_offered"
     ]
     assert keyed_log == []
+
+
+async def test_metrics_name_engines_never_keys(engine_server, tmp_path):
+    """The team server's /metrics: the keyed engines by id, a missing one not at all, and
+    no key in any label."""
+    token = "metrics-token-5d1c0a9e7b3f"
+    serve(
+        engine_server,
+        {"tavily": play("tavily/search.json"), "exa": play("exa/error_402.json", 402)},
+    )
+    data = {
+        **config_data(engine_server, {"wikipedia", *KEYED}, search={"deadline_ms": 8000}),
+        "server": {"tokens_env": "RYPSOK_TOKENS"},
+    }
+    path = write_toml(data, tmp_path / "metrics.toml")
+    env = {
+        "RYPSOK_TOKENS": f"ops:{token}",
+        "TAVILY_API_KEY": KEYS["TAVILY_API_KEY"],
+        "EXA_API_KEY": KEYS["EXA_API_KEY"],
+    }
+    async with http_server(path, env) as (base, _):
+        async with http_session(f"{base}/mcp", token) as client:
+            result = await client.call_tool("web_search", {"query": "rust async"})
+        async with httpx.AsyncClient(trust_env=False) as http:
+            scraped = await http.get(
+                f"{base}/metrics", headers={"Authorization": f"Bearer {token}"}
+            )
+    assert structured(result)["outcome"] == "partial"
+    labels = set()
+    for family in text_string_to_metric_families(scraped.text):
+        for sample in family.samples:
+            labels |= {(name, value) for name, value in sample.labels.items()}
+    assert {("engine", "tavily"), ("engine", "exa")} <= labels
+    assert ("engine", "serper") not in labels and ("engine", "kagi") not in labels
+    assert ("result", "rate_limited") in labels
+    for key in KEYS.values():
+        assert key not in scraped.text
