@@ -550,3 +550,20 @@ def test_null_results_are_an_empty_answer(module: ModuleType) -> None:
 
 def test_kagi_null_data_without_error_is_an_empty_answer() -> None:
     assert parse(kagi, b'{"meta": {"id": "x"}, "data": null}') == []
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("Unauthorized: missing or invalid API key.", AUTH),
+        ("Invalid token", AUTH),
+        ("Your request has been blocked due to excessive requests.", RATE),
+        ("This request exceeds your plan's set usage limit.", RATE),
+        ("max_results: the limit must be at most 20", FAILED),
+        ("Query is too long. Max query length is 400 characters.", FAILED),
+        ("", FAILED),
+    ],
+)
+def test_an_error_message_under_200_is_read_for_its_kind(message: str, expected) -> None:
+    body = json.dumps({"detail": {"error": message}}).encode()
+    assert parse(tavily, body) == expected

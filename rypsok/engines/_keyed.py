@@ -30,8 +30,33 @@ from .base import (
 if TYPE_CHECKING:
     import httpx
 
-_AUTH_WORDS = ("unauthori", "api key", "api_key", "apikey", "forbidden", "invalid key", "token")
-_LIMIT_WORDS = ("credit", "limit", "quota", "exceed", "balance", "too many", "payment")
+_AUTH_WORDS = (
+    "unauthori",
+    "api key",
+    "api_key",
+    "apikey",
+    "forbidden",
+    "invalid key",
+    "invalid token",
+    "missing token",
+)
+"""What an error message that refuses the key says (Kagi's "Invalid token", Serper's
+"Unauthorized.", Tavily's "missing or invalid API key")."""
+_LIMIT_WORDS = (
+    "credit",
+    "rate limit",
+    "usage limit",
+    "quota",
+    "exceed",
+    "excessive",
+    "balance",
+    "budget",
+    "too many",
+    "payment",
+)
+"""What an error message about a spent plan or a rate says (Tavily's "exceeds your plan's
+set usage limit", Exa's "exhausted your credits", Kagi's "Insufficient credit",
+Serper's "Not enough credits")."""
 
 
 def failure(

@@ -104,8 +104,8 @@ def parse(
 def _error_message(document: dict[str, Any]) -> str | None:
     """Tavily's ``{"detail": {"error": "..."}}`` (or a bare ``error``); None when absent."""
     detail = document.get("detail")
-    if isinstance(detail, dict) and detail.get("error"):
-        return string_field(detail.get("error")) or "error"
+    if isinstance(detail, dict) and "error" in detail:
+        return string_field(detail.get("error"))
     if isinstance(detail, str) and detail:
         return detail
     error = document.get("error")
