@@ -29,6 +29,17 @@ ERROR_PAGE = b"""<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head
 <body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>"""
 
 
+KEYED_ENGINES = ("exa", "kagi", "serper", "tavily")
+"""The bring-your-own-key engines, in id order."""
+KEYED_KEYS = {
+    "TAVILY_API_KEY": "tvly-dev-Zq81xTestKeyValue0001",
+    "EXA_API_KEY": "exa-test-key-7c1e0f55-0002",
+    "KAGI_API_KEY": "kagi-test-key.Ab9_0003",
+    "SERPER_API_KEY": "serper0test0key0000000000000004",
+}
+"""Test keys for them, each in its default variable: none may appear in what rypsok says."""
+
+
 MOJEEK_CHALLENGE = "mojeek/captcha_200.html"
 """Mojeek's ALTCHA proof-of-work page, which it serves under 200 instead of results: the
 widget, ``/captcha/challenge`` and ``/captcha/verify`` as clients that solve it read

@@ -24,19 +24,15 @@ from rypsok.state import EngineAsk
 from rypsok.state.memory import MemoryStore
 from rypsok.state.redis import RedisStore
 from tests.conftest import config_data, make_config
+from tests.engine_samples import KEYED_ENGINES, KEYED_KEYS
 from tests.engine_servers import Play, json_play
 from tests.mcp_harness import ROOT, write_toml
 from tests.redis_server import sharing_bound
 
 pytestmark = pytest.mark.anyio
 
-KEYS = {
-    "TAVILY_API_KEY": "tvly-dev-Zq81xTestKeyValue0001",
-    "EXA_API_KEY": "exa-test-key-7c1e0f55-0002",
-    "KAGI_API_KEY": "kagi-test-key.Ab9_0003",
-    "SERPER_API_KEY": "serper0test0key0000000000000004",
-}
-KEYED = ("exa", "kagi", "serper", "tavily")
+KEYS = KEYED_KEYS
+KEYED = KEYED_ENGINES
 ENV_OF = {
     "tavily": "TAVILY_API_KEY",
     "exa": "EXA_API_KEY",

@@ -24,6 +24,7 @@ from mcp import ClientSession
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.conftest import config_data
+from tests.engine_samples import KEYED_ENGINES, KEYED_KEYS
 from tests.engine_servers import EngineServer, Play, fixture
 from tests.mcp_harness import (
     TRANSPORTS,
@@ -37,13 +38,8 @@ from tests.mcp_harness import (
 
 pytestmark = pytest.mark.anyio
 
-KEYS = {
-    "TAVILY_API_KEY": "tvly-dev-mcpTestKey000000000001",
-    "EXA_API_KEY": "exa-mcp-test-key-9b1d-000000002",
-    "KAGI_API_KEY": "kagi-mcp-test-key.Zz_000000003",
-    "SERPER_API_KEY": "serpermcptestkey000000000000004",
-}
-KEYED = ("exa", "kagi", "serper", "tavily")
+KEYS = KEYED_KEYS
+KEYED = KEYED_ENGINES
 JSON = "application/json; charset=utf-8"
 PATHS = {
     ("tavily", "general"): ("POST", "/search"),
