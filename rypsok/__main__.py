@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import signal
@@ -50,6 +51,11 @@ def _parser() -> argparse.ArgumentParser:
     probe.add_argument("--language")
     probe.add_argument("--time-range", choices=TIME_RANGES)
     probe.add_argument("--max-results", type=int)
+    probe.add_argument(
+        "--engines",
+        metavar="ID,ID",
+        help="ask only these engines (comma-separated ids), each with its configuration",
+    )
     probe.add_argument("--json", action="store_true", help="print the report as JSON")
     fetch = with_config(sub.add_parser("fetch", help="print one page as Markdown"))
     fetch.add_argument("url")
@@ -95,6 +101,27 @@ async def _tool(config: Config, name: str, arguments: dict[str, Any], args) -> i
     else:
         print(json.dumps(payload, ensure_ascii=False, indent=2))
     return 0
+
+
+def only_engines(config: Config, listed: str) -> Config:
+    """``config`` with the engines of ``--engines`` on and every other engine off; an
+    unknown id, or one that cannot run (its key is missing), is a ConfigError."""
+    chosen = [part.strip() for part in listed.split(",") if part.strip()]
+    if not chosen:
+        raise ConfigError("--engines", "name at least one engine")
+    engines = dict(config.engines)
+    for engine_id in chosen:
+        if engine_id not in engines:
+            known = ", ".join(engines)
+            raise ConfigError("--engines", f"unknown engine {engine_id!r}; known engines: {known}")
+        engine = dataclasses.replace(engines[engine_id], enabled=True)
+        if engine.unusable_reason == "no_credential":
+            raise ConfigError(
+                "--engines", f"{engine_id} needs a key in the variable {engine.credential_env}"
+            )
+    for engine_id, engine in engines.items():
+        engines[engine_id] = dataclasses.replace(engine, enabled=engine_id in chosen)
+    return dataclasses.replace(config, engines=engines)
 
 
 def _interrupt(signum: int, frame: object) -> None:
@@ -157,6 +184,12 @@ def _run(command: str, config: Config, args: argparse.Namespace) -> int:
     if command == "serve":
         return _serve(config)
     if command == "probe":
+        if args.engines is not None:
+            try:
+                config = only_engines(config, args.engines)
+            except ConfigError as exc:
+                print(f"rypsok: {exc}", file=sys.stderr)
+                return EXIT_CONFIG
         return trio.run(_probe, config, args)
     if command == "fetch":
         arguments = {"url": args.url, "max_chars": args.max_chars, "start_char": args.start_char}

@@ -70,6 +70,23 @@ def _load_fetch() -> ModuleType:
     return fetcher
 
 
+def log_engines_not_offered(config: Config) -> None:
+    """One info line per bring-your-own-key engine left out for lack of its key (the
+    variable's name, never a value)."""
+    for engine in config.engines.values():
+        if engine.enabled and not engine.offered:
+            log.info(
+                "engine_not_offered",
+                extra={
+                    "fields": {
+                        "engine": engine.id,
+                        "reason": "no_credential",
+                        "credential_env": engine.credential_env,
+                    }
+                },
+            )
+
+
 SEARCH_MODULES: Once[ModuleType] = Once(_load_search)
 FETCH_MODULES: Once[ModuleType] = Once(_load_fetch)
 
@@ -91,6 +108,7 @@ class Client:
         warm: bool = True,
     ):
         self.config = config or load_config()
+        log_engines_not_offered(self.config)
         self._clock = clock
         self._observer = observer
         limits = self.config.limits
@@ -308,7 +326,7 @@ class Client:
         the same round trip (none for metrics)."""
         from rypsok.model import EngineState
 
-        engine_ids = sorted(self.config.engines)
+        engine_ids = sorted(e.id for e in self.config.engines.values() if e.offered)
         refused, views = await self.state.views(engine_ids, windows)
         if refused:
             raise errors.rate_limited(refused)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections
+import datetime as dt
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -67,6 +68,28 @@ class MinuteWindows:
         """0 when an event was taken from ``name``, else the milliseconds until one could be."""
         window = self.window(name, limit)
         return 0 if window.try_acquire() else window.retry_after_ms()
+
+
+@dataclass(frozen=True)
+class MonthlyCap:
+    """An engine's ``max_calls_per_month`` for the calendar month (UTC) a search falls in."""
+
+    limit: int
+    month: str
+    """``YYYY-MM``: the counter's name; a new month starts a new count."""
+    ends_in_ms: int
+    """Milliseconds until the month ends: when a spent cap lets the engine be asked again."""
+
+
+def monthly_cap(limit: int | None, now: dt.datetime) -> MonthlyCap | None:
+    """The cap for the month of ``now`` (a UTC time), or None when there is no cap."""
+    if limit is None:
+        return None
+    now = now.astimezone(dt.UTC)
+    first = dt.datetime(now.year, now.month, 1, tzinfo=dt.UTC)
+    following = (first + dt.timedelta(days=32)).replace(day=1)
+    ends_in_ms = max(1, math.ceil((following - now).total_seconds() * 1000))
+    return MonthlyCap(limit, f"{now.year:04d}-{now.month:02d}", ends_in_ms)
 
 
 class ConcurrencyLimit:

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
+from types import ModuleType
+
+import httpx
+
+from rypsok.engines.base import EngineFailure, EngineSearch, RawResult, read_answer
 
 FIXTURES = Path(__file__).parent / "fixtures"
 NOW = dt.datetime(2026, 10, 1, 12, 0, 0, tzinfo=dt.UTC)
@@ -24,6 +29,17 @@ ERROR_PAGE = b"""<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head
 <body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>"""
 
 
+KEYED_ENGINES = ("exa", "kagi", "serper", "tavily")
+"""The bring-your-own-key engines, in id order."""
+KEYED_KEYS = {
+    "TAVILY_API_KEY": "tvly-dev-Zq81xTestKeyValue0001",
+    "EXA_API_KEY": "exa-test-key-7c1e0f55-0002",
+    "KAGI_API_KEY": "kagi-test-key.Ab9_0003",
+    "SERPER_API_KEY": "serper0test0key0000000000000004",
+}
+"""Test keys for them, each in its default variable: none may appear in what rypsok says."""
+
+
 MOJEEK_CHALLENGE = "mojeek/captcha_200.html"
 """Mojeek's ALTCHA proof-of-work page, which it serves under 200 instead of results: the
 widget, ``/captcha/challenge`` and ``/captcha/verify`` as clients that solve it read
@@ -32,3 +48,34 @@ them (SearXNG's mojeek engine since 2026-09); the surrounding markup is reconstr
 
 def fixture(engine: str, name: str) -> bytes:
     return (FIXTURES / engine / name).read_bytes()
+
+
+def make_search(
+    query: str = "rust async",
+    *,
+    category: str = "general",
+    max_results: int = 10,
+    language: str | None = None,
+    time_range: str | None = None,
+) -> EngineSearch:
+    """A search as the orchestrator hands it to an engine, at the fixed ``NOW``."""
+    return EngineSearch(
+        query=query,
+        category=category,
+        max_results=max_results,
+        language=language,
+        time_range=time_range,
+        now=NOW,
+        user_agent=USER_AGENT,
+    )
+
+
+def parse(
+    module: ModuleType,
+    body: bytes,
+    status: int = 200,
+    headers: dict[str, str] | None = None,
+    search: EngineSearch | None = None,
+) -> list[RawResult] | EngineFailure:
+    """The answer as the orchestrator reads it: the engine's parse, then the shared checks."""
+    return read_answer(module, status, httpx.Headers(headers or {}), body, search or make_search())

@@ -33,8 +33,8 @@ from rypsok.engines.base import (
     EngineSearch,
     QueryLimit,
     RawResult,
-    read_answer,
 )
+from tests import engine_samples as samples
 from tests.engine_samples import CAPTCHA_PAGE, ERROR_PAGE, NOW, SINCE_DATE, USER_AGENT, fixture
 
 NOW_EPOCH = 1790856000
@@ -85,8 +85,8 @@ def parse(
     headers: dict[str, str] | None = None,
     search: EngineSearch | None = None,
 ) -> list[RawResult] | EngineFailure:
-    """The answer as the orchestrator reads it: the engine's parse, then the shared checks."""
-    return read_answer(module, status, httpx.Headers(headers or {}), body, search or make_search())
+    """The answer as the orchestrator reads it, with this module's default search."""
+    return samples.parse(module, body, status, headers, search or make_search())
 
 
 def params(request: httpx.Request) -> dict[str, str]:

@@ -33,34 +33,22 @@ from rypsok.engines.base import (
     EngineSearch,
     QueryLimit,
     RawResult,
-    read_answer,
 )
-from tests.engine_samples import CAPTCHA_PAGE, ERROR_PAGE, NOW, SINCE_DATE, USER_AGENT, fixture
+from tests.engine_samples import (
+    CAPTCHA_PAGE,
+    ERROR_PAGE,
+    SINCE_DATE,
+    USER_AGENT,
+    fixture,
+    make_search,
+    parse,
+)
 
 SEARXNG_ENDPOINT = "https://searx.example.org"
 ENGINES = (duckduckgo, mojeek, marginalia, brave, brave_news, searxng, gdelt, crossref, openalex)
 JSON_ENGINES = (marginalia, brave, brave_news, searxng, gdelt, crossref, openalex)
 
 GARBAGE = b"\x00\x9f<<not a response>>\xff{"
-
-
-def make_search(
-    query: str = "rust async",
-    *,
-    category: str = "general",
-    max_results: int = 10,
-    language: str | None = None,
-    time_range: str | None = None,
-) -> EngineSearch:
-    return EngineSearch(
-        query=query,
-        category=category,
-        max_results=max_results,
-        language=language,
-        time_range=time_range,
-        now=NOW,
-        user_agent=USER_AGENT,
-    )
 
 
 def default_endpoint(module: ModuleType) -> str:
@@ -86,17 +74,6 @@ def params(request: httpx.Request) -> dict[str, str]:
         items = list(request.url.params.multi_items())
     assert len(items) == len(dict(items)), "a parameter is repeated"
     return dict(items)
-
-
-def parse(
-    module: ModuleType,
-    body: bytes,
-    status: int = 200,
-    headers: dict[str, str] | None = None,
-    search: EngineSearch | None = None,
-) -> list[RawResult] | EngineFailure:
-    """The answer as the orchestrator reads it: the engine's parse, then the shared checks."""
-    return read_answer(module, status, httpx.Headers(headers or {}), body, search or make_search())
 
 
 # --- INFO ------------------------------------------------------------------------------------

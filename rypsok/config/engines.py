@@ -24,6 +24,9 @@ class EngineConfig:
     credential_env: str | None = field(default=None, metadata={"check": checks.env_name})
     rate_per_minute: int = field(default=60, metadata={"check": checks.integer(1)})
     attribution: bool = field(default=False, metadata={"check": checks.boolean})
+    max_calls_per_month: int | None = field(default=None, metadata={"check": checks.integer(1)})
+    """At most this many requests to the engine in a calendar month (UTC), counted in the
+    state store so replicas share it; None for no cap. For the paid APIs."""
     credential: str | None = field(default=None, repr=False, compare=False)
     """Read from ``credential_env`` at load time; never printed."""
 
@@ -36,6 +39,13 @@ class EngineConfig:
         if info.credential_required and not self.credential:
             return "no_credential"
         return None
+
+    @property
+    def offered(self) -> bool:
+        """Whether engine_status lists the engine: every engine, but a bring-your-own-key
+        engine (``EngineInfo.listed_without_credential`` False) only with its key."""
+        info = engine_module(self.id).INFO
+        return info.listed_without_credential or bool(self.credential)
 
 
 def _engine_defaults(engine_id: str) -> dict[str, Any]:

@@ -99,6 +99,9 @@ class EngineInfo:
     rate_per_minute: int = 60
     """Default budget, from the engine's published unauthenticated limits."""
     docs: str = ""
+    listed_without_credential: bool = True
+    """False for the bring-your-own-key engines (tavily, exa, kagi, serper): without their
+    key they are not offered at all, not even as ``disabled`` in engine_status."""
 
     def honours_time_range(self, time_range: str) -> bool:
         return time_range in self.time_ranges
@@ -149,7 +152,7 @@ class EngineFailure:
     retry_after_s: float | None = None
 
 
-PARSER_MODULES = ("httpx", "lxml.etree", "lxml.html", "parsel")
+PARSER_MODULES = ("httpx", "lxml.etree", "lxml.html", "parsel", "email.utils")
 """What the engines import on first use: loaded ahead by a search's warm-up, so that no
 answer pays an import under its deadline."""
 

@@ -11,14 +11,18 @@ ENGINE_IDS: tuple[str, ...] = (
     "brave_news",
     "crossref",
     "duckduckgo",
+    "exa",
     "gdelt",
     "github",
     "hackernews",
+    "kagi",
     "marginalia",
     "mojeek",
     "openalex",
     "searxng",
+    "serper",
     "stackexchange",
+    "tavily",
     "wikipedia",
 )
 

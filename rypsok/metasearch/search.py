@@ -17,6 +17,7 @@ from rypsok.config import Config
 from rypsok.engines.base import EngineSearch
 from rypsok.engines.registry import engine_module
 from rypsok.hygiene import secrets
+from rypsok.limits import monthly_cap
 from rypsok.metasearch import merge
 from rypsok.metasearch.orchestrate import EngineJob, EnginePools, EngineRun, run_engines
 from rypsok.model import Notice, Notices, SearchResponse
@@ -190,7 +191,12 @@ class MetaSearch:
             )
             candidates[engine.id] = EngineJob(engine, module, search, cache_key)
             asks.append(
-                EngineAsk(engine.id, engine.rate_per_minute, cache_key if cache_on else None)
+                EngineAsk(
+                    engine.id,
+                    engine.rate_per_minute,
+                    cache_key if cache_on else None,
+                    monthly_cap(engine.max_calls_per_month, now),
+                )
             )
         refused, granted = await self.state.plan(asks, windows)
         if refused:

@@ -24,7 +24,7 @@ from typing import Literal, Protocol
 from rypsok import errors
 from rypsok.config import Config
 from rypsok.engines.base import RawResult
-from rypsok.limits import Clock
+from rypsok.limits import Clock, MonthlyCap
 from rypsok.result_cache import CacheKey
 
 RETURNED_URLS_KEPT = 10_000
@@ -52,6 +52,11 @@ def engine_window(engine: str) -> str:
     return f"engine:{engine}"
 
 
+def month_counter(engine: str, month: str) -> str:
+    """The requests sent to an engine in one calendar month (``max_calls_per_month``)."""
+    return f"{engine}:{month}"
+
+
 @dataclass(frozen=True)
 class EngineAsk:
     """An engine a search would like to use, after the static checks passed."""
@@ -60,6 +65,8 @@ class EngineAsk:
     rate_per_minute: int
     cache_key: CacheKey | None
     """None when the result cache is off."""
+    monthly: MonthlyCap | None = None
+    """The engine's ``max_calls_per_month`` for this month; None when it has none."""
 
 
 @dataclass(frozen=True)
@@ -148,7 +155,8 @@ class Store(Protocol):
         self, asks: Sequence[EngineAsk], windows: Windows = ()
     ) -> tuple[int, list[EngineGrant]]:
         """``acquire(windows)``, then, unless it refused, for each ask in order: the cache,
-        then the engine's budget, then its breaker. One step, so a search's windows and
+        then the engine's budget and its monthly cap, then its breaker; a request granted
+        counts against both. One step, so a search's windows and
         engines cost one round trip. Returns (the refusal's ms or 0, the grants)."""
         ...
 

@@ -108,38 +108,46 @@ PLAN = (
     PRELUDE
     + """
 -- KEYS: cache index, the call's windows, then per engine: cache entry, budget window,
--- breaker, lease. ARGV: token, lease_ms, window count, each window's limit, then per
--- engine: rate_per_minute, use_cache (1 or 0). Returns {0, per engine {decision,
--- cached value, retry ms, or for go and probe '1' when the breaker is clean}}, or {ms
--- until the full window has room, {}}.
+-- breaker, lease, month counter. ARGV: token, lease_ms, window count, each window's limit,
+-- then per engine: rate_per_minute, use_cache (1 or 0), monthly cap (0: none), ms until
+-- the month ends. Returns {0, per engine {decision, cached value, retry ms, or for go and
+-- probe '1' when the breaker is clean}}, or {ms until the full window has room, {}}.
 local token, lease_ms, windows = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 local refused = take_windows(2, windows, 4, token)
 if refused > 0 then return {refused, {}} end
 local answers = {}
 local k, a = 1 + windows, 3 + windows
-for i = 1, (#KEYS - k) / 4 do
-  local entry, window = KEYS[k + 4*i - 3], KEYS[k + 4*i - 2]
-  local breaker, lease = KEYS[k + 4*i - 1], KEYS[k + 4*i]
-  local limit = tonumber(ARGV[a + 2*i - 1])
+for i = 1, (#KEYS - k) / 5 do
+  local entry, window = KEYS[k + 5*i - 4], KEYS[k + 5*i - 3]
+  local breaker, lease, month = KEYS[k + 5*i - 2], KEYS[k + 5*i - 1], KEYS[k + 5*i]
+  local limit = tonumber(ARGV[a + 4*i - 3])
+  local cap, month_ms = tonumber(ARGV[a + 4*i - 1]), tonumber(ARGV[a + 4*i])
   local hit = false
-  if ARGV[a + 2*i] == '1' then hit = cache_get(entry, KEYS[1]) end
+  if ARGV[a + 4*i - 2] == '1' then hit = cache_get(entry, KEYS[1]) end
   if hit then
     answers[i] = {'cached', hit}
   else
     local count = window_count(window)
+    local capped = cap > 0 and (tonumber(redis.call('GET', month)) or 0) >= cap
     local decision = 'rate_limited'
-    if count < limit then
+    if count < limit and not capped then
       decision = admit(breaker, lease, token, lease_ms)
     end
     if decision ~= 'rate_limited' and decision ~= 'cooldown' then
       window_take(window, token)
+      if cap > 0 then
+        redis.call('INCR', month)
+        -- kept a day past the month's end, for replicas whose clocks are behind
+        redis.call('PEXPIRE', month, month_ms + 86400000)
+      end
       -- '1': the breaker holds nothing, so an answer would leave it as it is
       answers[i] = {decision, redis.call('EXISTS', breaker) == 0 and '1' or ''}
     else
       local open_until = tonumber(redis.call('HGET', breaker, 'o')) or now
       local cooldown_ms = math.max(0, open_until - now)
       local budget_ms = window_retry_ms(window, limit, count)
-      answers[i] = {decision, tostring(math.max(1, cooldown_ms, budget_ms))}
+      local cap_ms = capped and month_ms or 0
+      answers[i] = {decision, tostring(math.max(1, cooldown_ms, budget_ms, cap_ms))}
     end
   end
 end

@@ -23,6 +23,7 @@ from rypsok.state import (
     EngineView,
     Windows,
     engine_window,
+    month_counter,
 )
 
 
@@ -38,6 +39,8 @@ class MemoryStore:
         cache = config.cache
         self._cache = ResultCache(cache.ttl_s, cache.max_entries, clock) if cache.enabled else None
         self._returned_urls: collections.OrderedDict[str, None] = collections.OrderedDict()
+        self._months: collections.Counter[str] = collections.Counter()
+        """Requests sent to each engine this month (``max_calls_per_month``)."""
 
     async def __aenter__(self) -> MemoryStore:
         return self
@@ -73,18 +76,29 @@ class MemoryStore:
                     continue
             budget = self._windows.window(engine_window(ask.engine), ask.rate_per_minute)
             health = self.health(ask.engine)
-            if not budget.has_room():
+            month = month_counter(ask.engine, ask.monthly.month) if ask.monthly else ""
+            capped = ask.monthly is not None and self._months[month] >= ask.monthly.limit
+            if not budget.has_room() or capped:
                 decision = "rate_limited"
             elif (admission := health.admit()) == "cooldown":
                 decision = "cooldown"
             else:
                 budget.try_acquire()
+                if ask.monthly is not None:
+                    self._forget_past_months(ask.engine, month)
+                    self._months[month] += 1
                 grants.append(EngineGrant(ask.engine, admission))
                 continue
             cooldown_ms = health.retry_after_s() * 1000
-            retry_ms = max(1, round(max(cooldown_ms, budget.retry_after_ms())))
+            month_ms = ask.monthly.ends_in_ms if capped and ask.monthly else 0
+            retry_ms = max(1, round(max(cooldown_ms, budget.retry_after_ms(), month_ms)))
             grants.append(EngineGrant(ask.engine, decision, retry_after_ms=retry_ms))
         return 0, grants
+
+    def _forget_past_months(self, engine: str, month: str) -> None:
+        prefix = month_counter(engine, "")
+        for name in [n for n in self._months if n.startswith(prefix) and n != month]:
+            del self._months[name]
 
     async def settle(self, outcomes: Sequence[EngineOutcome], returned_urls: Sequence[str]) -> None:
         for outcome in outcomes:

@@ -17,6 +17,8 @@ Keys, all under ``rypsok:``::
     breaker:<engine>     hash: f consecutive failures, o open-until (ms), c cooldown (ms)
     probe:<engine>       the half-open probe's lease (SET NX PX; value: the holder's token)
     latency:<engine>     list: the last 20 response times in seconds
+    month:<engine>:<YYYY-MM>  requests sent in that month (max_calls_per_month), expiring
+                         a day after the month ends
     cache:<sha256>       one engine's cached answer (JSON), with the cache's TTL
     cache-index          sorted set: cache keys by last use (the bound on entries)
     returned-urls        sorted set: URLs web_search returned, the newest 10,000
@@ -52,6 +54,7 @@ from rypsok.state import (
     Windows,
     engine_window,
     lua,
+    month_counter,
 )
 
 PREFIX = "rypsok:"
@@ -249,13 +252,21 @@ class RedisStore:
         args: list[Any] = [token, self._lease_ms, len(windows), *(limit for _, limit in windows)]
         for ask in asks:
             entry = _key("cache", ask.cache_key.digest()) if ask.cache_key else _key("cache", "-")
+            monthly = ask.monthly
+            month = month_counter(ask.engine, monthly.month if monthly else "-")
             keys += [
                 entry,
                 _key("window", engine_window(ask.engine)),
                 _key("breaker", ask.engine),
                 _key("probe", ask.engine),
+                _key("month", month),
             ]
-            args += [ask.rate_per_minute, 1 if ask.cache_key else 0]
+            args += [
+                ask.rate_per_minute,
+                1 if ask.cache_key else 0,
+                monthly.limit if monthly else 0,
+                monthly.ends_in_ms if monthly else 0,
+            ]
         refused, answers = await self._eval(_PLAN, keys, args)
         if refused:
             return int(refused), []

@@ -1,0 +1,569 @@
+"""The bring-your-own-key engines (tavily, exa, kagi, serper) on their documented answers.
+
+Each is checked on the request it builds (method, the documented path appended to the
+endpoint, headers, the JSON body or query field by field, time range, category and
+language mapping with a fixed ``now``, where the key goes) and on what it makes of each
+fixture: results field by field and in the engine's own order, the empty answer, each
+documented error (by status and as a JSON error under 200), and what real answers add
+(unknown fields, nulls, other result kinds).
+"""
+
+from __future__ import annotations
+
+import json
+from types import ModuleType
+
+import httpx
+import pytest
+
+from rypsok.engines import exa, kagi, serper, tavily
+from rypsok.engines.base import (
+    ANY_LANGUAGE,
+    TIME_RANGES,
+    EngineFailure,
+    EngineSearch,
+    QueryLimit,
+    RawResult,
+)
+from tests.engine_samples import CAPTCHA_PAGE, ERROR_PAGE, USER_AGENT, fixture, make_search, parse
+
+KEYED = (tavily, exa, kagi, serper)
+KEY = "k3y-VALUE-0123456789abcdef"
+
+
+def request_for(
+    module: ModuleType,
+    search: EngineSearch | None = None,
+    endpoint: str | None = None,
+    credential: str | None = KEY,
+) -> httpx.Request:
+    return module.build_request(
+        endpoint or module.INFO.default_endpoint, search or make_search(), credential
+    )
+
+
+def body_of(request: httpx.Request) -> dict:
+    assert request.headers["content-type"] == "application/json"
+    return json.loads(request.content)
+
+
+# --- INFO -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("module", "categories", "time_ranges", "languages", "env", "rate", "endpoint"),
+    [
+        (
+            tavily,
+            {"general", "news"},
+            set(TIME_RANGES),
+            set(),
+            "TAVILY_API_KEY",
+            100,
+            "https://api.tavily.com",
+        ),
+        (
+            exa,
+            {"general", "news", "science"},
+            set(TIME_RANGES),
+            set(),
+            "EXA_API_KEY",
+            600,
+            "https://api.exa.ai",
+        ),
+        (kagi, {"general"}, set(), set(), "KAGI_API_KEY", 60, "https://kagi.com"),
+        (
+            serper,
+            {"general", "news"},
+            set(TIME_RANGES),
+            {ANY_LANGUAGE},
+            "SERPER_API_KEY",
+            300,
+            "https://google.serper.dev",
+        ),
+    ],
+    ids=lambda value: value.INFO.id if isinstance(value, ModuleType) else None,
+)
+def test_engine_info(module, categories, time_ranges, languages, env, rate, endpoint) -> None:
+    info = module.INFO
+    assert info.categories == categories
+    assert info.time_ranges == time_ranges
+    assert info.languages == languages
+    assert info.credential_env == env
+    assert info.credential_required is True
+    assert info.listed_without_credential is False
+    assert info.rate_per_minute == rate
+    assert info.default_endpoint == endpoint
+    assert info.query_limit == QueryLimit(400)
+    assert info.attribution is False
+
+
+# --- requests -------------------------------------------------------------------------------
+
+
+def test_tavily_request() -> None:
+    request = request_for(tavily)
+    assert request.method == "POST"
+    assert str(request.url) == "https://api.tavily.com/search"
+    assert request.headers["authorization"] == f"Bearer {KEY}"
+    assert request.headers["accept"] == "application/json"
+    assert request.headers["user-agent"] == USER_AGENT
+    assert body_of(request) == {
+        "query": "rust async",
+        "topic": "general",
+        "search_depth": "basic",
+        "max_results": 10,
+        "include_answer": False,
+        "include_raw_content": False,
+        "include_images": False,
+    }
+
+
+@pytest.mark.parametrize("time_range", TIME_RANGES)
+def test_tavily_news_with_a_time_range(time_range: str) -> None:
+    search = make_search(category="news", max_results=50, time_range=time_range)
+    body = body_of(request_for(tavily, search))
+    assert body["topic"] == "news"
+    assert body["time_range"] == time_range
+    assert body["max_results"] == 20
+
+
+def test_exa_request() -> None:
+    request = request_for(exa)
+    assert request.method == "POST"
+    assert str(request.url) == "https://api.exa.ai/search"
+    assert request.headers["x-api-key"] == KEY
+    assert "authorization" not in request.headers
+    assert request.headers["user-agent"] == USER_AGENT
+    assert body_of(request) == {
+        "query": "rust async",
+        "type": "auto",
+        "numResults": 10,
+        "contents": {"highlights": {"maxCharacters": 300}},
+    }
+
+
+@pytest.mark.parametrize(
+    ("category", "expected"), [("general", None), ("news", "news"), ("science", "research paper")]
+)
+def test_exa_category(category: str, expected: str | None) -> None:
+    body = body_of(request_for(exa, make_search(category=category, max_results=40)))
+    assert body.get("category") == expected
+    assert body["numResults"] == 25
+
+
+@pytest.mark.parametrize(
+    ("time_range", "since"),
+    [
+        ("day", "2026-09-30T12:00:00.000Z"),
+        ("week", "2026-09-24T12:00:00.000Z"),
+        ("month", "2026-08-31T12:00:00.000Z"),
+        ("year", "2025-10-01T12:00:00.000Z"),
+    ],
+)
+def test_exa_time_range_is_a_start_published_date(time_range: str, since: str) -> None:
+    body = body_of(request_for(exa, make_search(time_range=time_range)))
+    assert body["startPublishedDate"] == since
+
+
+def test_kagi_request() -> None:
+    request = request_for(kagi, make_search(max_results=7))
+    assert request.method == "GET"
+    assert request.url.copy_with(query=None) == httpx.URL("https://kagi.com/api/v0/search")
+    assert dict(request.url.params.multi_items()) == {"q": "rust async", "limit": "7"}
+    assert request.headers["authorization"] == f"Bot {KEY}"
+    assert request.headers["accept"] == "application/json"
+    assert request.content == b""
+
+
+def test_serper_request() -> None:
+    request = request_for(serper, make_search(language="en"))
+    assert request.method == "POST"
+    assert str(request.url) == "https://google.serper.dev/search"
+    assert request.headers["x-api-key"] == KEY
+    assert "authorization" not in request.headers
+    assert body_of(request) == {"q": "rust async", "num": 10, "hl": "en"}
+
+
+@pytest.mark.parametrize(
+    ("time_range", "tbs"),
+    [("day", "qdr:d"), ("week", "qdr:w"), ("month", "qdr:m"), ("year", "qdr:y")],
+)
+def test_serper_news_with_a_time_range(time_range: str, tbs: str) -> None:
+    request = request_for(serper, make_search(category="news", time_range=time_range))
+    assert str(request.url) == "https://google.serper.dev/news"
+    assert body_of(request) == {"q": "rust async", "num": 10, "tbs": tbs}
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("de", {"hl": "de"}),
+        ("de-AT", {"hl": "de", "gl": "at"}),
+        ("pt-br", {"hl": "pt-BR", "gl": "br"}),
+        ("zh-TW", {"hl": "zh-TW", "gl": "tw"}),
+        ("zh-Hant", {"hl": "zh"}),
+    ],
+)
+def test_serper_language_is_hl_and_region_gl(language: str, expected: dict) -> None:
+    body = body_of(request_for(serper, make_search(language=language)))
+    assert {k: v for k, v in body.items() if k in ("hl", "gl")} == expected
+
+
+@pytest.mark.parametrize("module", KEYED, ids=lambda m: m.INFO.id)
+def test_operator_endpoint_gets_the_documented_path(module: ModuleType) -> None:
+    request = request_for(module, endpoint="http://127.0.0.1:9/e/prefix/")
+    path = {tavily: "/search", exa: "/search", kagi: "/api/v0/search", serper: "/search"}[module]
+    assert request.url.path == "/e/prefix" + path
+
+
+@pytest.mark.parametrize("module", KEYED, ids=lambda m: m.INFO.id)
+def test_the_key_goes_only_in_its_header(module: ModuleType) -> None:
+    request = request_for(module)
+    assert KEY not in str(request.url)
+    assert KEY.encode() not in request.content
+    holding = [name for name, value in request.headers.items() if KEY in value]
+    expected = {tavily: "authorization", exa: "x-api-key", kagi: "authorization"}
+    assert holding == [expected.get(module, "x-api-key")]
+    bare = request_for(module, credential=None)
+    assert all(KEY not in value for value in bare.headers.values())
+
+
+# --- answers --------------------------------------------------------------------------------
+
+BOOK = (
+    "Getting Started - Asynchronous Programming in Rust",
+    "https://rust-lang.github.io/async-book/",
+)
+BOOK_SNIPPET = (
+    "This book aims to be a comprehensive guide to async programming in Rust, from beginner to"
+    " advanced."
+)
+TOKIO = ("Tutorial | Tokio - An asynchronous Rust runtime", "https://tokio.rs/tokio/tutorial")
+TOKIO_SNIPPET = "Tokio is an asynchronous runtime for the Rust programming language."
+BOATS = ("Why async Rust?", "https://without.boats/blog/why-async-rust/")
+BOATS_SNIPPET = "Async/await syntax in Rust was initially released to much fanfare and excitement."
+
+
+def test_tavily_results_in_score_order() -> None:
+    assert parse(tavily, fixture("tavily", "search.json")) == [
+        RawResult(
+            *BOOK,
+            BOOK_SNIPPET,
+        ),
+        RawResult(
+            *TOKIO,
+            "Tokio is an asynchronous runtime for the Rust programming language. It provides the"
+            " building blocks needed for writing network applications.",
+        ),
+        RawResult(
+            "Why async Rust? & other questions",
+            BOATS[1],
+            BOATS_SNIPPET,
+        ),
+    ]
+
+
+def test_tavily_news_dates_are_rfc_2822() -> None:
+    results = parse(tavily, fixture("tavily", "news.json"), search=make_search(category="news"))
+    assert [(r.url, r.date) for r in results] == [
+        ("https://news.example/2026/09/30/ai-act-next-phase", "2026-09-30"),
+        ("https://tech.example.com/ai-act-startups", "2026-09-25"),
+    ]
+
+
+def test_exa_results_in_score_order_with_highlights_as_snippets() -> None:
+    assert parse(exa, fixture("exa", "search.json")) == [
+        RawResult(
+            *TOKIO,
+            "Tokio is an asynchronous runtime for the Rust programming language. … It provides"
+            " the building blocks needed for writing network applications.",
+            None,
+        ),
+        RawResult(
+            *BOOK,
+            BOOK_SNIPPET,
+            "2026-08-14",
+        ),
+        RawResult(
+            "",
+            BOATS[1],
+            BOATS_SNIPPET,
+            "2026-07-02",
+        ),
+    ]
+
+
+def test_exa_without_scores_keeps_its_order() -> None:
+    results = parse(exa, fixture("exa", "news.json"), search=make_search(category="news"))
+    assert results == [
+        RawResult(
+            "EU AI Act enters next phase",
+            "https://news.example/2026/09/30/ai-act-next-phase",
+            "Lawmakers agreed on the timetable for general-purpose models and high-risk systems.",
+            "2026-09-30",
+        )
+    ]
+
+
+def test_kagi_reads_only_search_results() -> None:
+    assert parse(kagi, fixture("kagi", "search.json")) == [
+        RawResult(
+            *BOOK,
+            BOOK_SNIPPET,
+            "2026-08-14",
+        ),
+        RawResult(
+            *TOKIO,
+            TOKIO_SNIPPET,
+        ),
+        RawResult(
+            "Why async Rust?", "https://without.boats/blog/why-async-rust/", "", "2026-07-02"
+        ),
+    ]
+
+
+def test_serper_reads_organic_results_with_google_dates() -> None:
+    assert parse(serper, fixture("serper", "search.json")) == [
+        RawResult(
+            *BOOK,
+            BOOK_SNIPPET,
+        ),
+        RawResult(
+            *TOKIO,
+            TOKIO_SNIPPET,
+            "2026-09-12",
+        ),
+        RawResult(
+            *BOATS,
+            BOATS_SNIPPET,
+            "2026-09-28",
+        ),
+    ]
+
+
+def test_serper_news() -> None:
+    results = parse(serper, fixture("serper", "news.json"), search=make_search(category="news"))
+    assert [(r.title, r.url, r.date) for r in results] == [
+        (
+            "EU AI Act enters next phase",
+            "https://news.example/2026/09/30/ai-act-next-phase",
+            "2026-10-01",
+        ),
+        (
+            "What the AI Act means for start-ups",
+            "https://tech.example.com/ai-act-startups",
+            "2026-09-25",
+        ),
+    ]
+
+
+@pytest.mark.parametrize("module", KEYED, ids=lambda m: m.INFO.id)
+def test_max_results_cuts_the_answer(module: ModuleType) -> None:
+    results = parse(
+        module, fixture(module.INFO.id, "search.json"), search=make_search(max_results=2)
+    )
+    assert len(results) == 2
+
+
+@pytest.mark.parametrize("module", KEYED, ids=lambda m: m.INFO.id)
+def test_empty_answer(module: ModuleType) -> None:
+    assert parse(module, fixture(module.INFO.id, "empty.json")) == []
+
+
+def test_serper_news_answer_read_for_general_is_a_parse_failure() -> None:
+    """A news answer holds no ``organic`` key: without searchParameters it is not an answer."""
+    body = json.dumps({"news": []}).encode()
+    assert parse(serper, body) == EngineFailure("parse_failure")
+
+
+# --- errors ---------------------------------------------------------------------------------
+
+RATE = EngineFailure("rate_limited")
+AUTH = EngineFailure("auth_failure")
+FAILED = EngineFailure("request_failure")
+
+ERRORS = [
+    (tavily, "error_401.json", 401, AUTH),
+    (tavily, "error_429.json", 429, RATE),
+    (tavily, "error_432.json", 432, RATE),
+    (tavily, "error_433.json", 433, RATE),
+    (tavily, "error_400.json", 400, FAILED),
+    (tavily, "error_500.json", 500, FAILED),
+    (exa, "error_401.json", 401, AUTH),
+    (exa, "error_402.json", 402, RATE),
+    (exa, "error_403.json", 403, AUTH),
+    (exa, "error_429.json", 429, RATE),
+    (exa, "error_400.json", 400, FAILED),
+    (exa, "error_500.json", 500, FAILED),
+    (kagi, "error_401.json", 401, AUTH),
+    (kagi, "error_402.json", 402, RATE),
+    (kagi, "error_500.json", 500, FAILED),
+    (serper, "error_403.json", 403, AUTH),
+    (serper, "error_credits.json", 400, RATE),
+    (serper, "error_429.json", 429, RATE),
+    (serper, "error_400.json", 400, FAILED),
+    (serper, "error_500.json", 500, FAILED),
+]
+
+
+@pytest.mark.parametrize(
+    ("module", "name", "status", "expected"),
+    ERRORS,
+    ids=[f"{m.INFO.id}-{name}" for m, name, _, _ in ERRORS],
+)
+def test_documented_errors(module: ModuleType, name: str, status: int, expected) -> None:
+    assert parse(module, fixture(module.INFO.id, name), status) == expected
+
+
+@pytest.mark.parametrize(
+    ("module", "name", "expected"),
+    [
+        (tavily, "error_401.json", AUTH),
+        (tavily, "error_432.json", RATE),
+        (tavily, "error_500.json", FAILED),
+        (exa, "error_401.json", AUTH),
+        (exa, "error_402.json", RATE),
+        (exa, "error_500.json", FAILED),
+        (kagi, "error_401.json", AUTH),
+        (kagi, "error_402.json", RATE),
+        (kagi, "error_500.json", FAILED),
+        (serper, "error_403.json", AUTH),
+        (serper, "error_credits.json", RATE),
+        (serper, "error_500.json", FAILED),
+    ],
+    ids=lambda value: value.INFO.id if isinstance(value, ModuleType) else None,
+)
+def test_an_error_body_under_200_is_a_failure_not_an_empty_answer(module, name, expected) -> None:
+    assert parse(module, fixture(module.INFO.id, name)) == expected
+
+
+@pytest.mark.parametrize("module", KEYED, ids=lambda m: m.INFO.id)
+@pytest.mark.parametrize(
+    ("status", "headers", "body", "expected"),
+    [
+        (429, {"Retry-After": "30"}, b"", EngineFailure("rate_limited", 30.0)),
+        (401, {}, b"Unauthorized", AUTH),
+        (403, {}, ERROR_PAGE, AUTH),
+        (502, {}, ERROR_PAGE, FAILED),
+        (503, {"Retry-After": "5"}, b"", FAILED),
+        (200, {}, CAPTCHA_PAGE, EngineFailure("blocked")),
+        (200, {}, ERROR_PAGE, EngineFailure("parse_failure")),
+        (200, {}, b"\x00\xff garbage", EngineFailure("parse_failure")),
+        (200, {}, b"", EngineFailure("parse_failure")),
+        (200, {}, b'{"results": [', EngineFailure("parse_failure")),
+        (200, {}, b"[1, 2]", EngineFailure("parse_failure")),
+        (200, {}, b'{"unexpected": true}', EngineFailure("parse_failure")),
+    ],
+    ids=[
+        "429-retry-after",
+        "401",
+        "403",
+        "502",
+        "503",
+        "captcha",
+        "html",
+        "garbage",
+        "empty",
+        "truncated",
+        "list",
+        "wrong-object",
+    ],
+)
+def test_failure_mapping(module: ModuleType, status, headers, body, expected) -> None:
+    assert parse(module, body, status, headers) == expected
+
+
+def test_plan_limit_statuses_carry_retry_after() -> None:
+    body = fixture("tavily", "error_432.json")
+    assert parse(tavily, body, 432, {"Retry-After": "60"}) == EngineFailure("rate_limited", 60.0)
+    assert parse(exa, fixture("exa", "error_402.json"), 402, {"Retry-After": "7"}) == (
+        EngineFailure("rate_limited", 7.0)
+    )
+
+
+# --- tolerance of what real answers add -----------------------------------------------------
+
+TOLERANT = {
+    tavily: {
+        "query": "q",
+        "answer": None,
+        "images": [{"url": "https://img.example/a.png", "description": None}],
+        "results": [
+            None,
+            "a string",
+            {"title": None, "url": "https://a.example/", "content": None, "score": None},
+            {"url": "https://b.example/", "title": "B", "content": "b", "published_date": "soon"},
+            {"url": "", "title": "empty url"},
+        ],
+        "new_field": {"nested": [1, 2]},
+    },
+    exa: {
+        "results": [
+            {"url": "https://a.example/", "title": "A", "highlights": [None, 3], "text": "a"},
+            {"url": "https://b.example/", "highlights": [], "summary": "b", "score": "high"},
+            {"id": "no-url"},
+        ],
+        "context": "…",
+        "statuses": [{"id": "x", "status": "success"}],
+    },
+    kagi: {
+        "meta": {"id": "x"},
+        "data": [
+            {"t": 0, "url": "https://a.example/", "title": "A", "snippet": "a", "published": None},
+            {"t": 2, "url": "https://ignored.example/", "title": "another kind"},
+            {"t": 1, "list": None},
+            {"url": "https://no-kind.example/", "title": "no t"},
+            {"t": 0, "url": "https://b.example/", "title": None, "snippet": "b", "extra": {}},
+        ],
+        "error": [],
+    },
+    serper: {
+        "searchParameters": {"q": "q"},
+        "answerBox": {"answer": "42"},
+        "organic": [
+            {"title": "A", "link": "https://a.example/", "snippet": None, "date": "2 years ago"},
+            {"title": "no link"},
+            {"title": None, "link": "https://b.example/", "snippet": "b", "date": None},
+        ],
+        "topStories": [{"title": "T", "link": "https://top.example/"}],
+    },
+}
+TOLERATED = {
+    tavily: [RawResult("", "https://a.example/"), RawResult("B", "https://b.example/", "b")],
+    exa: [RawResult("A", "https://a.example/", "a"), RawResult("", "https://b.example/", "b")],
+    kagi: [RawResult("A", "https://a.example/", "a"), RawResult("", "https://b.example/", "b")],
+    serper: [RawResult("A", "https://a.example/"), RawResult("", "https://b.example/", "b")],
+}
+
+
+@pytest.mark.parametrize("module", KEYED, ids=lambda m: m.INFO.id)
+def test_unknown_fields_nulls_and_other_kinds_are_tolerated(module: ModuleType) -> None:
+    body = json.dumps(TOLERANT[module]).encode()
+    assert parse(module, body) == TOLERATED[module]
+
+
+@pytest.mark.parametrize("module", (tavily, exa), ids=lambda m: m.INFO.id)
+def test_null_results_are_an_empty_answer(module: ModuleType) -> None:
+    assert parse(module, b'{"results": null, "requestId": "x"}') == []
+
+
+def test_kagi_null_data_without_error_is_an_empty_answer() -> None:
+    assert parse(kagi, b'{"meta": {"id": "x"}, "data": null}') == []
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("Unauthorized: missing or invalid API key.", AUTH),
+        ("Invalid token", AUTH),
+        ("Your request has been blocked due to excessive requests.", RATE),
+        ("This request exceeds your plan's set usage limit.", RATE),
+        ("max_results: the limit must be at most 20", FAILED),
+        ("Query is too long. Max query length is 400 characters.", FAILED),
+        ("", FAILED),
+    ],
+)
+def test_an_error_message_under_200_is_read_for_its_kind(message: str, expected) -> None:
+    body = json.dumps({"detail": {"error": message}}).encode()
+    assert parse(tavily, body) == expected
