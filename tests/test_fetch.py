@@ -504,7 +504,8 @@ def test_robots_redirect_to_a_refused_scheme_is_denied_scheme(env: Env, scheme: 
     for _ in range(2):  # the refusal is not cached as robots.txt rules
         with fetch_log() as records:
             error = fetch_error(env, env.url("/page", host=host))
-        assert_scheme_not_allowed(error, allow_http=True)
+        assert (error.kind, error.detail) == ("denied", {"reason": "scheme"}), error
+        assert error.message.startswith("the site's robots.txt redirected to a scheme rypsok")
         assert refusals(records) == [{"denial": "scheme"}]
     assert len(env.plain.requests(host=host, path="/robots.txt")) == 2
     assert not env.plain.requests(host=host, path="/page")

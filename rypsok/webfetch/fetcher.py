@@ -16,7 +16,6 @@ import logging
 import ssl
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Container, Iterator, Sequence
-from urllib.parse import urljoin
 
 import anyio
 import httpx
@@ -35,7 +34,7 @@ from rypsok.net.body import (
     read_body,
 )
 from rypsok.net.egress import EgressPolicy
-from rypsok.net.url import FetchURL, URLError, read_url, upgrade_to_https
+from rypsok.net.url import FetchURL, URLError, read_reference, read_url, upgrade_to_https
 from rypsok.version import USER_AGENT
 from rypsok.webfetch.page import (
     HTML_TYPES,
@@ -51,6 +50,7 @@ from rypsok.webfetch.robots import (
     DISALLOW_ALL,
     MAX_ROBOTS_BYTES,
     MAX_ROBOTS_REDIRECTS,
+    UNREADABLE_REDIRECT,
     RobotsCache,
     RobotsRules,
     rules_for_answer,
@@ -262,12 +262,13 @@ class Fetcher:
             await response.aclose()
 
     def _redirect_hop(self, current: FetchURL, location: str) -> FetchURL:
-        """The redirect's target, judged like a URL the caller sent: a broken one is
-        ``network``, a refused scheme ``scheme``, a refused literal or port ``egress``."""
+        """The redirect's target, judged like a URL the caller sent: one that cannot be read
+        is ``network`` (the site's fault, answered as a target that cannot be reached), a
+        refused scheme ``scheme``, a refused literal or port ``egress``."""
         try:
-            hop = read_url(urljoin(current.url(), location))
+            hop = read_reference(current.url(), location)
         except URLError:
-            raise errors.network() from None
+            raise errors.unreadable_redirect() from None
         if hop.userinfo or len(hop.url()) > bounds.MAX_URL_CHARS:
             raise errors.network()
         self._check_hop_scheme(hop)
@@ -312,16 +313,16 @@ class Fetcher:
             rules = await self._read_robots(target, upgraded)
             self._robots.put(origin, rules)
         if not rules.allows(target.url()):
-            raise errors.robots_denied()
+            raise errors.robots_denied(redirect_unreadable=rules.redirect_unreadable)
 
     async def _read_robots(self, target: FetchURL, upgraded: bool) -> RobotsRules:
         """RFC 9309 with DECISIONS.md: a site that cannot be reached at all is ``network``
         (or the failed https attempt); any later failure (a redirect beyond five, to a
         refused address or one that cannot be reached, a connection lost, a body cut short
-        or corrupt) makes robots.txt unreachable, which disallows (RFC 9309 section
-        2.3.1.4). A redirect to a scheme other than http(s) is ``denied`` ``scheme``, as
-        for the page's own redirects."""
-        current = read_url(urljoin(target.url(), "/robots.txt"))
+        or corrupt, a redirect whose target cannot be read) makes robots.txt unreachable,
+        which disallows (RFC 9309 section 2.3.1.4). A redirect to a scheme other than
+        http(s) is ``denied`` ``scheme``, as for the page's own redirects."""
+        current = read_reference(target.url(), "/robots.txt")
         for hop in range(MAX_ROBOTS_REDIRECTS + 1):
             try:
                 async with self._get(current) as response:
@@ -345,23 +346,28 @@ class Fetcher:
             except (*CLIENT_FAILURES, BodyUndecodable):
                 return DISALLOW_ALL
             next_hop = self._robots_hop(current, location)
-            if next_hop is None:
-                return DISALLOW_ALL
+            if isinstance(next_hop, RobotsRules):
+                return next_hop
             current = next_hop
         return DISALLOW_ALL
 
-    def _robots_hop(self, current: FetchURL, location: str) -> FetchURL | None:
-        """The redirect's target, or None when it cannot be followed (a broken target, a
-        refused literal address or port); a refused scheme raises ``denied`` ``scheme``."""
+    def _robots_hop(self, current: FetchURL, location: str) -> FetchURL | RobotsRules:
+        """The redirect's target, or the rules when it cannot be followed: a target that
+        cannot be read, a refused literal address or port (each disallows, like a 5xx). A
+        scheme rypsok does not follow raises ``denied`` ``scheme``, saying it was robots.txt
+        that redirected there."""
         try:
-            hop = read_url(urljoin(current.url(), location))
+            hop = read_reference(current.url(), location)
         except URLError:
-            return None
-        self._check_hop_scheme(hop)
+            return UNREADABLE_REDIRECT
+        try:
+            self._check_hop_scheme(hop)
+        except ToolError:
+            raise errors.robots_redirect_scheme() from None
         try:
             self._check_egress(hop)
         except ToolError:
-            return None
+            return DISALLOW_ALL
         return hop
 
 
