@@ -1,5 +1,8 @@
 """Page text stays text in CommonMark: what would start markup in text is escaped, a link
-target cannot end early, and a code span or a fence's info string cannot break out."""
+target cannot end early, and a code span or a fence's info string cannot break out. The one
+home of what makes returned content inert, for every media type: text of an HTML page is
+escaped as it is rendered (:func:`escape`, :func:`escape_line_start`); a plain-text or
+Markdown page, already text, is made inert whole (:func:`inert`)."""
 
 from __future__ import annotations
 
@@ -23,6 +26,25 @@ LANGUAGE = re.compile(r"[\w+#.-]{1,40}")
 # angle brackets (percent-encoded), and ``\`` and an entity-like ``&`` (backslash-escaped).
 _URL_UNSAFE = re.compile(r"[\x00-\x20\x7f()<>]")
 _URL_ESCAPE = re.compile(r"\\|" + _ENTITY_AMPERSAND)
+
+
+# A ``<`` or ``[`` that no backslash escapes: none before it, or an even run (escaped
+# backslashes). Matched from the run's start, so the run is kept and one more is added.
+_LIVE = re.compile(r"(?<!\\)((?:\\\\)*)([<\[])")
+
+
+def inert(markdown: str) -> str:
+    """A plain-text or Markdown page with no link, image, autolink or raw HTML left for a
+    CommonMark renderer: every ``<`` and ``[`` that no backslash escapes is escaped. Every
+    link, image, reference definition, autolink and HTML tag or block starts with one of the
+    two; the rest of the text is returned as written. Run after the cleaner: removing an
+    invisible character between a backslash and ``<`` would change what the backslash
+    escapes. Inside code the added backslash shows (``List\\[int]``): code cannot be told from
+    text without parsing the whole document, and escaping everywhere is what is always safe.
+    """
+    if "<" not in markdown and "[" not in markdown:
+        return markdown
+    return _LIVE.sub(r"\1\\\2", markdown)
 
 
 def collapse(text: str) -> str:

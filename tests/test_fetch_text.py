@@ -1,0 +1,91 @@
+"""Plain-text and Markdown pages through web_fetch, against a real server on loopback: what
+comes back holds no link or image whose target is not absolute http(s) and no raw HTML for a
+CommonMark reader, whatever the media type, and the text still reads as written (issue 17,
+item 5; tools.md, web_fetch: "links keep absolute http(s) targets, images contribute their
+alternative text"). tests/commonmark.py is the reader (markdown-it-py's CommonMark)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+import trio
+
+from rypsok.config import Config, FetchConfig
+from rypsok.model import FetchResponse
+from rypsok.webfetch.fetcher import Fetcher
+from tests import commonmark
+from tests.fetch_servers import Reply, Site, html, robots, running
+
+HOSTILE = "\n".join(
+    [
+        "# Release notes",
+        "",
+        "Read the [click](javascript:alert(1)) link and <javascript:alert(2)> too.",
+        'Raw <a href="javascript:alert(3)">anchor</a> and <img src=x onerror=alert(4)> inline.',
+        "An image ![pixel](https://a.test/p.png) and one ![i](javascript:alert(5)).",
+        "A relative [page](/docs/page) and a [reference][evil] and <mailto:me@a.test>.",
+        "",
+        "[evil]: javascript:alert(6)",
+        "",
+        "<script>alert(7)</script>",
+        "",
+        "<div onclick=alert(8)>a block of HTML</div>",
+        "",
+        "An escaped \\<b> stays text, and so does an escaped backslash \\\\<i>kept</i>.",
+        "<!-- a comment -->",
+        "Plain words at the end: alpha beta gamma.",
+    ]
+)
+# As written, with a backslash before each < and [ that none escaped (the one already
+# escaped stays as it was).
+INERT = HOSTILE.replace("<", "\\<").replace("[", "\\[").replace("\\\\<b>", "\\<b>")
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[Site]:
+    server = Site("127.0.0.2")
+    server.route("/robots.txt", robots("User-agent: *\nAllow: /\n"))
+    with running(server):
+        yield server
+
+
+def fetch(site: Site, path: str) -> FetchResponse:
+    config = Config(
+        fetch=FetchConfig(  # type: ignore[arg-type]
+            allow_http=True, ports=(site.port,), allow_networks=("127.0.0.2/32",)
+        )
+    )
+
+    async def call() -> FetchResponse:
+        async with Fetcher(config) as fetcher:
+            return await fetcher.fetch(f"http://127.0.0.2:{site.port}{path}", 20000)
+
+    return trio.run(call)
+
+
+def assert_inert(content: str) -> commonmark.Reading:
+    reading = commonmark.read(content)
+    assert reading.links == [] or commonmark.only_http_links(reading), reading.links
+    assert reading.images == [], reading.images
+    assert reading.html == [], reading.html
+    return reading
+
+
+@pytest.mark.parametrize("media_type", ["text/markdown", "text/plain"])
+def test_a_text_page_comes_back_inert_and_readable(site: Site, media_type: str) -> None:
+    path = f"/notes-{media_type.split('/')[1]}"
+    site.route(path, Reply(body=HOSTILE.encode(), content_type=media_type))
+    response = fetch(site, path)
+    reading = assert_inert(response.content)
+    assert response.content == INERT
+    for words in ("Release notes", "click", "anchor", "a block of HTML", "alpha beta gamma."):
+        assert words in reading.text  # readable
+    assert "\\<b> stays text" in response.content
+    assert response.title == ""
+
+
+def test_the_same_text_on_an_html_page_is_inert_too(site: Site) -> None:
+    # the HTML path was already inert: the same rule holds across media types
+    site.route("/notes.html", html(f"<pre>{HOSTILE.replace('&', '&amp;')}</pre><p>{HOSTILE}</p>"))
+    assert_inert(fetch(site, "/notes.html").content)
