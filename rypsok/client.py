@@ -390,11 +390,11 @@ class Client:
     # web_fetch
 
     async def _fetch(self, request: validate.FetchRequest) -> FetchResponse:
-        fetcher, since = self._fetcher, None
+        # timeout_ms, and so the call's bound (timeout_ms + 1 s), counts from here: a first
+        # fetch loads web_fetch's modules within it, and every fetch's checks run within it.
+        since = anyio.current_time()
+        fetcher = self._fetcher
         if fetcher is None:
-            # A first fetch loads web_fetch's modules within its timeout_ms, which then
-            # counts from the start of the call.
-            since = anyio.current_time()
             with anyio.move_on_after(self.config.fetch.timeout_ms / 1000):
                 fetcher = await self._web_fetcher()
             if fetcher is None:

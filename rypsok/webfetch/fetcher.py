@@ -6,7 +6,7 @@ then, under one network deadline (``[fetch] timeout_ms``), resolution and connec
 (judged at connect time, :mod:`rypsok.webfetch.transport`), robots.txt, the page and each
 same-host redirect hop; then extraction, cleaning and paging in a child process
 (:mod:`rypsok.webfetch.worker`) under a deadline of its own (what the network left, plus
-1 s), killed when the deadline passes.
+1 s, less the time kept for stopping it), killed when the deadline passes.
 """
 
 from __future__ import annotations
@@ -61,6 +61,7 @@ from rypsok.webfetch.worker import WorkerFailed, WorkerPool
 log = logging.getLogger("rypsok.webfetch")
 
 EXTRACTION_S = bounds.FETCH_EXTRACTION_S
+STOP_RESERVE_S = bounds.FETCH_STOP_RESERVE_S
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 ACCEPT = "text/html,application/xhtml+xml,text/markdown;q=0.9,text/plain;q=0.9,*/*;q=0.1"
 
@@ -150,7 +151,8 @@ class Fetcher:
         (``max_chars`` None: web_fetch's default). The arguments are checked here as the tool
         checks them (:func:`rypsok.validate.fetch_arguments`), since a Fetcher also serves
         callers that did not go through the tool. ``since`` (anyio time): when the call
-        began, if ``timeout_ms`` is to count from then rather than from the first request."""
+        began, if ``timeout_ms`` (and so the call's bound, ``timeout_ms`` + 1 s) is to count
+        from then rather than from the checks before the first request."""
         if max_chars is None:
             max_chars = bounds.default_max_chars(self._config.max_chars)
         try:
@@ -178,18 +180,21 @@ class Fetcher:
 
         _READERS.prepare()  # a child to read the page starts while the network part runs
         started = anyio.current_time() if since is None else since
+        # Extraction may use what the network left of timeout_ms, plus one second: a big
+        # page read quickly is not refused for taking a second to extract. At the deadline
+        # the child reading the page is killed, so no work outlives the call; killing it
+        # and answering take time too, kept back from that second so that the answer comes
+        # within timeout_ms + 1 s of the call's start (tools.md: at most 11 s).
         network_deadline = started + self._config.timeout_ms / 1000
+        answer_deadline = network_deadline + EXTRACTION_S - STOP_RESERVE_S
         raw: RawPage | None = None
-        with anyio.CancelScope(deadline=network_deadline):
+        with anyio.CancelScope(deadline=min(network_deadline, answer_deadline)):
             raw = await self._retrieve(target, upgraded)
         if raw is None:
             raise errors.fetch_deadline()
 
-        # Extraction may use what the network left of timeout_ms, plus one second: a big
-        # page read quickly is not refused for taking a second to extract. At the deadline
-        # the child reading the page is killed: no work outlives the call.
         response: FetchResponse | None = None
-        with anyio.CancelScope(deadline=network_deadline + EXTRACTION_S):
+        with anyio.CancelScope(deadline=answer_deadline):
             try:
                 response = await _READERS.run(build_response, raw, start_char, max_chars)
             except WorkerFailed as failure:
