@@ -50,7 +50,7 @@ def site() -> Iterator[Site]:
         yield server
 
 
-def fetch(site: Site, path: str) -> FetchResponse:
+def fetch(site: Site, path: str, max_chars: int = 20000, start_char: int = 0) -> FetchResponse:
     config = Config(
         fetch=FetchConfig(  # type: ignore[arg-type]
             allow_http=True, ports=(site.port,), allow_networks=("127.0.0.2/32",)
@@ -59,7 +59,7 @@ def fetch(site: Site, path: str) -> FetchResponse:
 
     async def call() -> FetchResponse:
         async with Fetcher(config) as fetcher:
-            return await fetcher.fetch(f"http://127.0.0.2:{site.port}{path}", 20000)
+            return await fetcher.fetch(f"http://127.0.0.2:{site.port}{path}", max_chars, start_char)
 
     return trio.run(call)
 
@@ -89,3 +89,19 @@ def test_the_same_text_on_an_html_page_is_inert_too(site: Site) -> None:
     # the HTML path was already inert: the same rule holds across media types
     site.route("/notes.html", html(f"<pre>{HOSTILE.replace('&', '&amp;')}</pre><p>{HOSTILE}</p>"))
     assert_inert(fetch(site, "/notes.html").content)
+
+
+def test_every_page_of_a_text_page_is_inert(site: Site) -> None:
+    # 499 characters, then markup: the backslash made inert stands at character 499, where a
+    # 500-character page ends. The page ends before it, so the next one starts escaped.
+    body = "a" * 499 + "<script>alert(1)</script> [x](javascript:y) " + "b" * 600
+    site.route("/paged.txt", Reply(body=body.encode(), content_type="text/plain"))
+    pages, start = [], 0
+    while start is not None:
+        response = fetch(site, "/paged.txt", max_chars=500, start_char=start)
+        assert_inert(response.content)
+        pages.append(response.content)
+        start = response.next_start_char
+    assert pages[0] == "a" * 499
+    assert pages[1].startswith("\\<script>")
+    assert "".join(pages) == body.replace("<", "\\<").replace("[", "\\[")

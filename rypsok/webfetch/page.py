@@ -77,11 +77,17 @@ def page(content: str, start_char: int, max_chars: int) -> tuple[str, bool, int 
 
     ``next_start_char`` is None unless content remains. A ``start_char`` at or beyond the
     end is invalid_request stating the length (an empty content never gets here: it is
-    extraction_failed first).
+    extraction_failed first). A page does not end inside a run of backslashes: the next one
+    would start with what they escaped, unescaped (``\\<script>`` cut after the backslash),
+    so it ends before the run unless the run is all the page holds.
     """
     if start_char >= len(content):
         raise errors.start_char_beyond(len(content))
     end = start_char + max_chars
+    if end < len(content) and content[end - 1] == "\\":
+        run_start = len(content[start_char:end].rstrip("\\")) + start_char
+        if run_start > start_char:
+            end = run_start
     text = content[start_char:end]
     if end < len(content):
         return text, True, end
