@@ -15,7 +15,6 @@ import anyio
 import pytest
 
 from rypsok import errors
-from rypsok.config import Config, FetchConfig
 from rypsok.errors import ToolError
 from rypsok.model import FetchResponse
 from rypsok.webfetch import fetcher as fetcher_module
@@ -24,7 +23,7 @@ from rypsok.webfetch.fetcher import Fetcher
 from rypsok.webfetch.page import page
 from rypsok.webfetch.worker import WorkerFailed, WorkerPool
 from tests import busy
-from tests.fetch_servers import Reply, Site, fetch_log, html, robots, running
+from tests.fetch_servers import Reply, Site, fetch_log, html, open_site, site_config
 
 FETCH_S = 11.0  # tools.md: 10 s of network plus extraction
 MARGIN_S = 0.3  # a call ends within its deadline plus 300 ms
@@ -32,20 +31,8 @@ MARGIN_S = 0.3  # a call ends within its deadline plus 300 ms
 
 @pytest.fixture(scope="module")
 def site() -> Iterator[Site]:
-    server = Site("127.0.0.2")
-    server.route("/robots.txt", robots("User-agent: *\nAllow: /\n"))
-    with running(server):
+    with open_site() as server:
         yield server
-
-
-def config(site: Site, **fetch: object) -> Config:
-    settings: dict[str, object] = {
-        "allow_http": True,
-        "ports": (site.port,),
-        "allow_networks": ("127.0.0.2/32",),
-    }
-    settings.update(fetch)
-    return Config(fetch=FetchConfig(**settings))  # type: ignore[arg-type]
 
 
 def timed_fetch(
@@ -54,7 +41,7 @@ def timed_fetch(
     """The answer (a response or the error) and how long the call took."""
 
     async def call() -> tuple[FetchResponse | ToolError, float]:
-        async with Fetcher(config(site, **fetch_config)) as fetcher:
+        async with Fetcher(site_config(site, **fetch_config)) as fetcher:
             started = time.monotonic()
             try:
                 answer: FetchResponse | ToolError = await fetcher.fetch(

@@ -20,12 +20,11 @@ import trio
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rypsok.config import Config, FetchConfig
 from rypsok.errors import ToolError
 from rypsok.model import FetchResponse
 from rypsok.webfetch.fetcher import Fetcher
 from rypsok.webfetch.resolver import StaticResolver
-from tests.fetch_servers import REFUSED_SCHEME_TARGETS, Site, html, redirect, robots, running
+from tests.fetch_servers import REFUSED_SCHEME_TARGETS, Site, html, open_site, redirect, site_config
 
 UNREADABLE = [
     "http://[zz]/",
@@ -62,10 +61,8 @@ _hosts = itertools.count()
 
 @pytest.fixture(scope="module")
 def site() -> Iterator[Site]:
-    server = Site("127.0.0.2")
-    server.route("/robots.txt", robots("User-agent: *\nAllow: /\n"))
-    server.route("/page", html("<p>The page a redirect may lead to, with its text.</p>"))
-    with running(server):
+    with open_site() as server:
+        server.route("/page", html("<p>The page a redirect may lead to, with its text.</p>"))
         yield server
 
 
@@ -77,18 +74,10 @@ def fresh_host() -> str:
 def answer(site: Site, host: str, path: str) -> FetchResponse | ToolError:
     """web_fetch of ``http://host:port/path`` (``host`` on the site), or its error. Only the
     site's port is allowed, so no Location can lead off this machine."""
-    config = Config(
-        fetch=FetchConfig(  # type: ignore[arg-type]
-            allow_http=True,
-            ports=(site.port,),
-            allow_networks=("127.0.0.2/32",),
-            timeout_ms=3000,
-        )
-    )
 
     async def call() -> FetchResponse | ToolError:
         resolver = StaticResolver({host: ["127.0.0.2"], "a.test": ["127.0.0.2"]})
-        async with Fetcher(config, resolver=resolver) as fetcher:
+        async with Fetcher(site_config(site, timeout_ms=3000), resolver=resolver) as fetcher:
             try:
                 return await fetcher.fetch(f"http://{host}:{site.port}{path}")
             except ToolError as error:

@@ -11,11 +11,10 @@ from collections.abc import Iterator
 import pytest
 import trio
 
-from rypsok.config import Config, FetchConfig
 from rypsok.model import FetchResponse
 from rypsok.webfetch.fetcher import Fetcher
 from tests import commonmark
-from tests.fetch_servers import Reply, Site, html, robots, running
+from tests.fetch_servers import Reply, Site, html, open_site, site_config
 
 HOSTILE = "\n".join(
     [
@@ -44,21 +43,13 @@ INERT = HOSTILE.replace("<", "\\<").replace("[", "\\[").replace("\\\\<b>", "\\<b
 
 @pytest.fixture(scope="module")
 def site() -> Iterator[Site]:
-    server = Site("127.0.0.2")
-    server.route("/robots.txt", robots("User-agent: *\nAllow: /\n"))
-    with running(server):
+    with open_site() as server:
         yield server
 
 
 def fetch(site: Site, path: str, max_chars: int = 20000, start_char: int = 0) -> FetchResponse:
-    config = Config(
-        fetch=FetchConfig(  # type: ignore[arg-type]
-            allow_http=True, ports=(site.port,), allow_networks=("127.0.0.2/32",)
-        )
-    )
-
     async def call() -> FetchResponse:
-        async with Fetcher(config) as fetcher:
+        async with Fetcher(site_config(site)) as fetcher:
             return await fetcher.fetch(f"http://127.0.0.2:{site.port}{path}", max_chars, start_char)
 
     return trio.run(call)
