@@ -363,12 +363,13 @@ class Client:
 
     async def warm_up(self, *, fetch: bool = True) -> None:
         """Load now what a first call would otherwise load under its deadline: web_search's
-        modules and engine pools (with their TLS context), and with ``fetch`` the Fetcher."""
+        modules and engine pools (with their TLS context), and with ``fetch`` the Fetcher
+        and a child process ready to read pages (it loads the extraction's modules)."""
         await self._search_policy()
         if self._pools is not None:
             await self._pools.warm()
         if fetch:
-            await self._web_fetcher()
+            (await self._web_fetcher()).prepare()
 
     def _engine_pools(self, engine_ids: list[str]) -> EnginePools:
         orchestrate = importlib.import_module("rypsok.metasearch.orchestrate")

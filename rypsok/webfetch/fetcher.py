@@ -139,6 +139,11 @@ class Fetcher:
     async def aclose(self) -> None:
         await self._transport.aclose()
 
+    def prepare(self) -> None:
+        """Start a child to read pages unless one is idle: the first fetch then does not
+        wait, within its deadline, for the child to load the extraction's modules."""
+        _READERS.prepare()
+
     async def fetch(
         self,
         url: str,
