@@ -38,8 +38,8 @@ class RawPage:
 
 def build_response(raw: RawPage, start_char: int, max_chars: int) -> FetchResponse:
     """Extraction, cleaning and paging; a plain-text or Markdown page comes back as written
-    but inert (:func:`rypsok.webfetch.extract.inert`). Raises ToolError (extraction_failed, start_char
-    beyond the content); anything else it raises is a bug."""
+    but inert (:func:`rypsok.webfetch.extract.inert`). Raises ToolError (extraction_failed,
+    start_char beyond the content); anything else it raises is a bug."""
     removed = 0  # before the cleaner: what extraction removed
     if raw.media_type in HTML_TYPES:
         extracted = extract_html(decode_html(raw.body, raw.charset), raw.url)
