@@ -50,7 +50,7 @@ def inert(markdown: str) -> str:
 
     Every one is escaped first (``str.replace``, in C), then the few the page had escaped
     already lose the second backslash: on 5 MB dense with links and tags, a fifth of the
-    cleaner's time (``bench/inert.py``), where one regular expression took four times the
+    cleaner's time (``bench/inert.py``), where one regular expression took five times the
     cleaner's.
     """
     if "<" not in markdown and "[" not in markdown:
