@@ -399,12 +399,13 @@ class Client:
 
     async def warm_up(self, *, fetch: bool = True) -> None:
         """Load now what a first call would otherwise load under its deadline: web_search's
-        modules and engine pools (with their TLS context), and with ``fetch`` the Fetcher."""
+        modules and engine pools (with their TLS context), and with ``fetch`` the Fetcher
+        and a child process ready to read pages (it loads the extraction's modules)."""
         await self._search_policy()
         if self._pools is not None:
             await self._pools.warm()
         if fetch:
-            await self._web_fetcher()
+            (await self._web_fetcher()).prepare()
 
     def _engine_pools(self, engine_ids: list[str]) -> EnginePools:
         orchestrate = importlib.import_module("rypsok.metasearch.orchestrate")
@@ -428,11 +429,11 @@ class Client:
     async def _fetch(
         self, request: validate.FetchRequest, progress: Progress = NO_PROGRESS
     ) -> FetchResponse:
-        fetcher, since = self._fetcher, None
+        # timeout_ms, and so the call's bound (timeout_ms + 1 s), counts from here: a first
+        # fetch loads web_fetch's modules within it, and every fetch's checks run within it.
+        since = anyio.current_time()
+        fetcher = self._fetcher
         if fetcher is None:
-            # A first fetch loads web_fetch's modules within its timeout_ms, which then
-            # counts from the start of the call.
-            since = anyio.current_time()
             with anyio.move_on_after(self.config.fetch.timeout_ms / 1000):
                 fetcher = await self._web_fetcher()
             if fetcher is None:

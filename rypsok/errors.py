@@ -245,11 +245,26 @@ def egress_denied() -> ToolError:
     )
 
 
-def robots_denied() -> ToolError:
+def robots_denied(redirect_unreadable: bool = False) -> ToolError:
+    """``redirect_unreadable``: robots.txt redirected to a target that cannot be read, which
+    disallows every page of the site (as robots.txt that cannot be reached does)."""
+    message = (
+        "the site's robots.txt redirected to an address that cannot be read, so no page of "
+        "the site may be fetched; choose another page"
+        if redirect_unreadable
+        else "the site's robots.txt disallows this page for rypsok; choose another page"
+    )
+    return ToolError("denied", message, {"reason": "robots_txt"})
+
+
+def robots_redirect_scheme() -> ToolError:
+    """robots.txt redirected to a scheme rypsok does not follow: the caller's own URL was
+    fine, so the message says it was the site."""
     return ToolError(
         "denied",
-        "the site's robots.txt disallows this page for rypsok; choose another page",
-        {"reason": "robots_txt"},
+        "the site's robots.txt redirected to a scheme rypsok does not follow, so no page of "
+        "the site can be fetched; choose another page",
+        {"reason": "scheme"},
     )
 
 
@@ -324,6 +339,17 @@ def network() -> ToolError:
     return ToolError(
         "unavailable",
         "the site could not be reached; check the URL or retry later",
+        {"reason": "network"},
+    )
+
+
+def unreadable_redirect() -> ToolError:
+    """A redirect whose Location cannot be read as a URL: the site's fault, answered as a
+    redirect target that cannot be reached."""
+    return ToolError(
+        "unavailable",
+        "the site sent a redirect whose target cannot be read; check the URL or choose "
+        "another page",
         {"reason": "network"},
     )
 

@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 
 import brotli
 
+from rypsok.config import Config, FetchConfig
+
 
 @dataclass
 class Reply:
@@ -214,6 +216,27 @@ def running(*sites: Site) -> Iterator[tuple[Site, ...]]:
     finally:
         for site in sites:
             site.stop()
+
+
+@contextlib.contextmanager
+def open_site(address: str = "127.0.0.2") -> Iterator[Site]:
+    """A running site on ``address`` whose robots.txt allows everything."""
+    site = Site(address)
+    site.route("/robots.txt", robots("User-agent: *\nAllow: /\n"))
+    with running(site):
+        yield site
+
+
+def site_config(site: Site, **fetch: object) -> Config:
+    """web_fetch's configuration for ``site`` alone: plain http, its port and its address
+    allowed; ``fetch`` overrides the fetch table."""
+    settings: dict[str, object] = {
+        "allow_http": True,
+        "ports": (site.port,),
+        "allow_networks": (f"{site.address}/32",),
+    }
+    settings.update(fetch)
+    return Config(fetch=FetchConfig(**settings))  # type: ignore[arg-type]
 
 
 def free_port(address: str) -> int:

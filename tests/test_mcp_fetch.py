@@ -392,7 +392,8 @@ async def test_strict_mode_and_the_failed_https_attempt(
 
 async def test_redirects_to_a_refused_scheme(sites: Sites, tmp_path: Path, transport: str) -> None:
     """A redirect of the page, or of robots.txt, to javascript:, data:, mailto: or file: is
-    denied scheme (the first message: the target's scheme is not allowed), never internal."""
+    denied scheme, never internal: for the page, the first message (the target's scheme is
+    not allowed); for robots.txt, that the site's robots.txt redirected there (issue 17)."""
     robots_sites = {scheme: Site("127.0.0.2") for scheme in REFUSED_SCHEME_TARGETS}
     for scheme, target in REFUSED_SCHEME_TARGETS.items():
         sites.plain.route(f"/to-{scheme}", redirect(target))
@@ -404,13 +405,21 @@ async def test_redirects_to_a_refused_scheme(sites: Sites, tmp_path: Path, trans
             config_file(tmp_path, sites, fetch={"ports": ports}), transport=transport
         ) as client:
             schema = await fetch_schema(client)
+            messages = {
+                "page": "the URL scheme is not allowed; use https or http",
+                "robots": "the site's robots.txt redirected to a scheme rypsok does not follow, "
+                "so no page of the site can be fetched; choose another page",
+            }
             for scheme, robots_site in robots_sites.items():
-                for url in (sites.url(f"/to-{scheme}"), sites.url("/page", robots_site)):
+                for which, url in (
+                    ("page", sites.url(f"/to-{scheme}")),
+                    ("robots", sites.url("/page", robots_site)),
+                ):
                     found = await fetch_error(
                         client, schema, "denied", {"url": url}, reason="scheme"
                     )
                     assert found["detail"] == {"reason": "scheme"}
-                    assert found["message"] == "the URL scheme is not allowed; use https or http"
+                    assert found["message"] == messages[which]
             await fetch_ok(client, schema, url=sites.url("/article"))
     for robots_site in robots_sites.values():
         assert robots_site.requests(path="/robots.txt") and not robots_site.requests(path="/page")

@@ -3,6 +3,7 @@ first use or by the warm-up, and a slow build costs a call no more than its dead
 
 from __future__ import annotations
 
+import importlib
 import json
 import ssl
 import subprocess
@@ -187,11 +188,15 @@ async def test_first_searches_of_a_lazy_client_share_one_policy_and_one_pool_eac
 
 
 async def test_warm_up_makes_every_engine_pool_and_the_fetcher(engines):
+    fetcher = importlib.import_module("rypsok.webfetch.fetcher")
+    fetcher._READERS.close()  # none idle, as in a new process
     config = make_config(engines, CODE)
     async with Client(config, warm=False) as client:
         await client.warm_up()
         assert client._metasearch is not None and client._fetcher is not None
         assert set(client._pools._clients) == CODE
+        # and a child to read pages, so a first fetch does not wait for its imports
+        assert [child.alive() for child in fetcher._READERS._idle] == [True]
 
 
 TOOLS_LIST_PATH = """

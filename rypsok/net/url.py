@@ -19,7 +19,7 @@ import ipaddress
 import re
 import unicodedata
 from dataclasses import dataclass
-from urllib.parse import unquote_to_bytes
+from urllib.parse import unquote_to_bytes, urljoin
 
 import idna
 
@@ -118,6 +118,17 @@ def read_url(url: str, max_length: int = MAX_URL_CHARS) -> FetchURL:
         userinfo=userinfo if at else None,
         target=_read_target(remainder),
     )
+
+
+def read_reference(base: str, reference: str) -> FetchURL:
+    """``reference`` (a redirect's Location, relative or absolute) read against ``base`` as
+    :func:`read_url` reads a URL; URLError when it cannot be read, whatever is wrong with it
+    (``urljoin`` itself refuses a host in brackets that is not an IPv6 address)."""
+    try:
+        joined = urljoin(base, reference)
+    except ValueError:
+        raise URLError("the host is not a valid host name") from None
+    return read_url(joined)
 
 
 def upgrade_to_https(u: FetchURL) -> FetchURL:

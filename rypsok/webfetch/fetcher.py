@@ -6,7 +6,7 @@ then, under one network deadline (``[fetch] timeout_ms``), resolution and connec
 (judged at connect time, :mod:`rypsok.webfetch.transport`), robots.txt, the page and each
 same-host redirect hop; then extraction, cleaning and paging in a child process
 (:mod:`rypsok.webfetch.worker`) under a deadline of its own (what the network left, plus
-1 s), killed when the deadline passes.
+1 s, less the time kept for stopping it), killed when the deadline passes.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ import logging
 import ssl
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Container, Iterator, Sequence
-from urllib.parse import urljoin
 
 import anyio
 import httpx
@@ -35,7 +34,7 @@ from rypsok.net.body import (
     read_body,
 )
 from rypsok.net.egress import EgressPolicy
-from rypsok.net.url import FetchURL, URLError, read_url, upgrade_to_https
+from rypsok.net.url import FetchURL, URLError, read_reference, read_url, upgrade_to_https
 from rypsok.progress import NO_PROGRESS, Progress
 from rypsok.telemetry import QUIET_SPAN, tracer
 from rypsok.version import USER_AGENT
@@ -53,6 +52,7 @@ from rypsok.webfetch.robots import (
     DISALLOW_ALL,
     MAX_ROBOTS_BYTES,
     MAX_ROBOTS_REDIRECTS,
+    UNREADABLE_REDIRECT,
     RobotsCache,
     RobotsRules,
     rules_for_answer,
@@ -63,6 +63,7 @@ from rypsok.webfetch.worker import WorkerFailed, WorkerPool
 log = logging.getLogger("rypsok.webfetch")
 
 EXTRACTION_S = bounds.FETCH_EXTRACTION_S
+STOP_RESERVE_S = bounds.FETCH_STOP_RESERVE_S
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 ACCEPT = "text/html,application/xhtml+xml,text/markdown;q=0.9,text/plain;q=0.9,*/*;q=0.1"
 
@@ -140,6 +141,11 @@ class Fetcher:
     async def aclose(self) -> None:
         await self._transport.aclose()
 
+    def prepare(self) -> None:
+        """Start a child to read pages unless one is idle: the first fetch then does not
+        wait, within its deadline, for the child to load the extraction's modules."""
+        _READERS.prepare()
+
     async def fetch(
         self,
         url: str,
@@ -153,9 +159,10 @@ class Fetcher:
         (``max_chars`` None: web_fetch's default). The arguments are checked here as the tool
         checks them (:func:`rypsok.validate.fetch_arguments`), since a Fetcher also serves
         callers that did not go through the tool. ``since`` (anyio time): when the call
-        began, if ``timeout_ms`` is to count from then rather than from the first request.
-        ``progress`` hears of each stage: robots.txt, the response's headers, the body's bytes
-        as they arrive, and extraction."""
+        began, if ``timeout_ms`` (and so the call's bound, ``timeout_ms`` + 1 s) is to count
+        from then rather than from the checks before the first request. ``progress`` hears of
+        each stage: robots.txt, the response's headers, the body's bytes as they arrive, and
+        extraction."""
         if max_chars is None:
             max_chars = bounds.default_max_chars(self._config.max_chars)
         try:
@@ -183,19 +190,22 @@ class Fetcher:
 
         _READERS.prepare()  # a child to read the page starts while the network part runs
         started = anyio.current_time() if since is None else since
+        # Extraction may use what the network left of timeout_ms, plus one second: a big
+        # page read quickly is not refused for taking a second to extract. At the deadline
+        # the child reading the page is killed, so no work outlives the call; killing it
+        # and answering take time too, kept back from that second so that the answer comes
+        # within timeout_ms + 1 s of the call's start (tools.md: at most 11 s).
         network_deadline = started + self._config.timeout_ms / 1000
+        answer_deadline = network_deadline + EXTRACTION_S - STOP_RESERVE_S
         raw: RawPage | None = None
-        with anyio.CancelScope(deadline=network_deadline):
+        with anyio.CancelScope(deadline=min(network_deadline, answer_deadline)):
             raw = await self._retrieve(target, upgraded, progress)
         if raw is None:
             raise errors.fetch_deadline()
 
-        # Extraction may use what the network left of timeout_ms, plus one second: a big
-        # page read quickly is not refused for taking a second to extract. At the deadline
-        # the child reading the page is killed: no work outlives the call.
         response: FetchResponse | None = None
         with (
-            anyio.CancelScope(deadline=network_deadline + EXTRACTION_S),
+            anyio.CancelScope(deadline=answer_deadline),
             tracer.start_as_current_span("web_fetch extraction", **QUIET_SPAN) as span,
         ):
             await progress.step("extracting the main content")
@@ -278,12 +288,13 @@ class Fetcher:
             await response.aclose()
 
     def _redirect_hop(self, current: FetchURL, location: str) -> FetchURL:
-        """The redirect's target, judged like a URL the caller sent: a broken one is
-        ``network``, a refused scheme ``scheme``, a refused literal or port ``egress``."""
+        """The redirect's target, judged like a URL the caller sent: one that cannot be read
+        is ``network`` (the site's fault, answered as a target that cannot be reached), a
+        refused scheme ``scheme``, a refused literal or port ``egress``."""
         try:
-            hop = read_url(urljoin(current.url(), location))
+            hop = read_reference(current.url(), location)
         except URLError:
-            raise errors.network() from None
+            raise errors.unreadable_redirect() from None
         if hop.userinfo or len(hop.url()) > bounds.MAX_URL_CHARS:
             raise errors.network()
         self._check_hop_scheme(hop)
@@ -338,16 +349,16 @@ class Fetcher:
                 rules = await self._read_robots(target, upgraded)
             self._robots.put(origin, rules)
         if not rules.allows(target.url()):
-            raise errors.robots_denied()
+            raise errors.robots_denied(redirect_unreadable=rules.redirect_unreadable)
 
     async def _read_robots(self, target: FetchURL, upgraded: bool) -> RobotsRules:
         """RFC 9309 with DECISIONS.md: a site that cannot be reached at all is ``network``
         (or the failed https attempt); any later failure (a redirect beyond five, to a
         refused address or one that cannot be reached, a connection lost, a body cut short
-        or corrupt) makes robots.txt unreachable, which disallows (RFC 9309 section
-        2.3.1.4). A redirect to a scheme other than http(s) is ``denied`` ``scheme``, as
-        for the page's own redirects."""
-        current = read_url(urljoin(target.url(), "/robots.txt"))
+        or corrupt, a redirect whose target cannot be read) makes robots.txt unreachable,
+        which disallows (RFC 9309 section 2.3.1.4). A redirect to a scheme other than
+        http(s) is ``denied`` ``scheme``, as for the page's own redirects."""
+        current = read_reference(target.url(), "/robots.txt")
         for hop in range(MAX_ROBOTS_REDIRECTS + 1):
             try:
                 async with self._get(current) as response:
@@ -371,23 +382,28 @@ class Fetcher:
             except (*CLIENT_FAILURES, BodyUndecodable):
                 return DISALLOW_ALL
             next_hop = self._robots_hop(current, location)
-            if next_hop is None:
-                return DISALLOW_ALL
+            if isinstance(next_hop, RobotsRules):
+                return next_hop
             current = next_hop
         return DISALLOW_ALL
 
-    def _robots_hop(self, current: FetchURL, location: str) -> FetchURL | None:
-        """The redirect's target, or None when it cannot be followed (a broken target, a
-        refused literal address or port); a refused scheme raises ``denied`` ``scheme``."""
+    def _robots_hop(self, current: FetchURL, location: str) -> FetchURL | RobotsRules:
+        """The redirect's target, or the rules when it cannot be followed: a target that
+        cannot be read, a refused literal address or port (each disallows, like a 5xx). A
+        scheme rypsok does not follow raises ``denied`` ``scheme``, saying it was robots.txt
+        that redirected there."""
         try:
-            hop = read_url(urljoin(current.url(), location))
+            hop = read_reference(current.url(), location)
         except URLError:
-            return None
-        self._check_hop_scheme(hop)
+            return UNREADABLE_REDIRECT
+        try:
+            self._check_hop_scheme(hop)
+        except ToolError:
+            raise errors.robots_redirect_scheme() from None
         try:
             self._check_egress(hop)
         except ToolError:
-            return None
+            return DISALLOW_ALL
         return hop
 
 

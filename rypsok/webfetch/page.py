@@ -18,7 +18,7 @@ from rypsok.hygiene.instructions import is_instruction_like
 from rypsok.hygiene.text import clean_content, clean_title
 from rypsok.model import FetchResponse, Notice, Notices
 from rypsok.net.retry_after import read_retry_after
-from rypsok.webfetch.extract import decode_html, decode_text, extract_html
+from rypsok.webfetch.extract import decode_html, decode_text, extract_html, inert
 
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
 TEXT_TYPES = frozenset({"text/plain", "text/markdown"})
@@ -37,8 +37,9 @@ class RawPage:
 
 
 def build_response(raw: RawPage, start_char: int, max_chars: int) -> FetchResponse:
-    """Extraction, cleaning and paging. Raises ToolError (extraction_failed, start_char
-    beyond the content); anything else it raises is a bug."""
+    """Extraction, cleaning and paging; a plain-text or Markdown page comes back as written
+    but inert (:func:`rypsok.webfetch.extract.inert`). Raises ToolError (extraction_failed,
+    start_char beyond the content); anything else it raises is a bug."""
     removed = 0  # before the cleaner: what extraction removed
     if raw.media_type in HTML_TYPES:
         extracted = extract_html(decode_html(raw.body, raw.charset), raw.url)
@@ -48,17 +49,19 @@ def build_response(raw: RawPage, start_char: int, max_chars: int) -> FetchRespon
         title, markdown, partial = "", decode_text(raw.body, raw.charset), False
     cleaned_title = clean_title(title)
     cleaned = clean_content(markdown)
-    if not cleaned.text.strip():
+    # An HTML page's text was escaped as it was rendered; a text page is made inert whole.
+    content = cleaned.text if raw.media_type in HTML_TYPES else inert(cleaned.text)
+    if not content.strip():
         raise errors.extraction_failed()
     notices = Notices()
     if cleaned_title.truncated:
         notices.count("title_truncated")
     notices.count("characters_removed", removed + cleaned_title.removed + cleaned.removed)
-    if is_instruction_like(cleaned.text) or is_instruction_like(cleaned_title.text):
+    if is_instruction_like(content) or is_instruction_like(cleaned_title.text):
         notices.count("instruction_like_content")
     if partial:
         notices.add(Notice("extraction_partial"))
-    text, truncated, next_start_char = page(cleaned.text, start_char, max_chars)
+    text, truncated, next_start_char = page(content, start_char, max_chars)
     return FetchResponse(
         url=raw.url,
         title=cleaned_title.text,
@@ -74,11 +77,17 @@ def page(content: str, start_char: int, max_chars: int) -> tuple[str, bool, int 
 
     ``next_start_char`` is None unless content remains. A ``start_char`` at or beyond the
     end is invalid_request stating the length (an empty content never gets here: it is
-    extraction_failed first).
+    extraction_failed first). A page does not end inside a run of backslashes: the next one
+    would start with what they escaped, unescaped (``\\<script>`` cut after the backslash),
+    so it ends before the run unless the run is all the page holds.
     """
     if start_char >= len(content):
         raise errors.start_char_beyond(len(content))
     end = start_char + max_chars
+    if end < len(content) and content[end - 1] == "\\":
+        run_start = len(content[start_char:end].rstrip("\\")) + start_char
+        if run_start > start_char:
+            end = run_start
     text = content[start_char:end]
     if end < len(content):
         return text, True, end

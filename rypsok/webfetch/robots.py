@@ -29,6 +29,8 @@ class RobotsRules:
 
     parsed: Protego | None = None
     allow_all: bool = False
+    redirect_unreadable: bool = False
+    """robots.txt redirected to a target that cannot be read (the refusal says so)."""
 
     def allows(self, url: str) -> bool:
         """Whether ``url`` may be fetched by ``rypsok`` (a group for ``*`` applies otherwise)."""
@@ -39,6 +41,9 @@ class RobotsRules:
 
 ALLOW_ALL = RobotsRules(allow_all=True)
 DISALLOW_ALL = RobotsRules(allow_all=False)
+UNREADABLE_REDIRECT = RobotsRules(allow_all=False, redirect_unreadable=True)
+"""robots.txt redirected to a target that cannot be read: unreachable, so everything is
+disallowed (RFC 9309 section 2.3.1.4)."""
 
 
 def parse_robots(body: bytes) -> RobotsRules:

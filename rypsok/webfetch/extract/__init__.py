@@ -21,6 +21,7 @@ from rypsok.webfetch.extract.cleaning import (
     title_headings,
     without_a_thread,
 )
+from rypsok.webfetch.extract.commonmark import inert
 from rypsok.webfetch.extract.decode import decode_html, decode_text
 from rypsok.webfetch.extract.document import (
     base_of,
@@ -51,6 +52,7 @@ __all__ = [
     "decode_html",
     "decode_text",
     "extract_html",
+    "inert",
 ]
 
 
