@@ -179,11 +179,16 @@ async def test_healthz_needs_no_token_and_reports_no_store(engines, tmp_path):
     async with http_server(path, TOKENS) as (base, _), httpx.AsyncClient() as http:
         answer = await http.get(f"{base}/healthz")
         refused = await http.get(f"{base}/metrics")
+        wrong = await http.get(f"{base}/metrics", headers={"Authorization": "Bearer nope"})
     assert answer.status_code == 200
     body = answer.json()
     assert body["status"] == "ok" and body["store"] == "none"
     assert set(body) == {"status", "version", "store"}
     assert refused.status_code == 401
+    assert refused.json()["error_description"] == "a bearer token is required"
+    assert wrong.status_code == 401
+    assert 'error="invalid_token"' in wrong.headers["WWW-Authenticate"]
+    assert wrong.json()["error_description"] == "the token is not valid"
 
 
 async def test_host_and_origin_are_checked(engines, tmp_path):

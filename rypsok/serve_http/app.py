@@ -31,7 +31,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rypsok.client import Client
 from rypsok.config import Config, is_loopback
-from rypsok.serve_http.auth import Verifier
+from rypsok.serve_http.auth import BearerChallenge, Verifier
 from rypsok.serve_http.metrics import Metrics
 from rypsok.server import build_server
 from rypsok.version import __version__
@@ -102,6 +102,8 @@ def build_app(
         app = AuthenticationMiddleware(
             AuthContextMiddleware(app), backend=BearerAuthBackend(verifier)
         )
+    if verifier:
+        app = BearerChallenge(app, str(metadata_url) if metadata_url else None)
     return AccessLog(PostOnly(app), metrics)
 
 
