@@ -207,6 +207,47 @@ async def test_host_and_origin_are_checked(engines, tmp_path):
     assert own_origin.json()["result"]["structuredContent"]["outcome"] == "ok"
 
 
+def json_lines(text: str) -> list[dict[str, Any]]:
+    """Every line of ``text`` as a JSON object; fails on a line that is not one."""
+    lines = []
+    for raw in text.splitlines():
+        try:
+            record = json.loads(raw)
+        except ValueError:
+            pytest.fail(f"a log line is not JSON: {raw!r}")
+        assert isinstance(record, dict), raw
+        lines.append(record)
+    return lines
+
+
+@pytest.mark.parametrize("to_file", [False, True], ids=["stderr", "log_path"])
+async def test_refused_hosts_and_origins_are_logged_as_json_lines_only(engines, tmp_path, to_file):
+    log_file = tmp_path / "rypsok.log"
+    sections: dict[str, Any] = {"log": {"path": str(log_file)}} if to_file else {}
+    stderr = tmp_path / "stderr.log"
+    call = rpc_call("web_search", {"query": QUERY, "category": "code"})
+    with stderr.open("w") as errlog:
+        async with http_server(config_file(engines, tmp_path, **sections), errlog=errlog) as (
+            base,
+            _,
+        ):
+            port = base.rsplit(":", 1)[1]
+            host = await post_mcp(base, call, headers={"Host": f"attacker.example:{port}"})
+            origin = await post_mcp(base, call, headers={"Origin": "http://attacker.example"})
+    assert (host.status_code, origin.status_code) == (421, 403)
+    records = json_lines(log_file.read_text()) if to_file else json_lines(stderr.read_text())
+    if to_file:
+        assert json_lines(stderr.read_text()) == []
+    refused = [r for r in records if r["logger"] == "mcp.server.transport_security"]
+    assert [r["event"] for r in refused] == [
+        f"Invalid Host header: attacker.example:{port}",
+        "Invalid Origin header: http://attacker.example",
+    ]
+    for record in refused:
+        assert record["level"] == "warning"
+        assert (record["method"], record["path"]) == ("POST", "/mcp")
+
+
 async def test_allowed_hosts_replace_the_loopback_defaults(engines, tmp_path):
     engines.plays["github"] = json_play("github/search.json")
     engines.plays["stackexchange"] = json_play("stackexchange/search.json")
