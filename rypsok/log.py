@@ -20,7 +20,6 @@ from typing import Any
 
 from rypsok.config import LOG_LEVELS, ConfigError, LogConfig
 
-
 _REQUEST_FIELDS: contextvars.ContextVar[dict[str, Any] | None] = contextvars.ContextVar(
     "rypsok_request_fields", default=None
 )

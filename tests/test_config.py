@@ -13,7 +13,6 @@ import pytest
 
 from rypsok.config import ConfigError, config_from_dict, load_config
 
-
 CONFIGURATION_DOC = pathlib.Path(__file__).resolve().parent.parent / "docs" / "configuration.md"
 
 
