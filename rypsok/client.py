@@ -152,7 +152,7 @@ class Client:
             outcome = payload.get("outcome", "ok")
             return payload
         except errors.ToolError as exc:
-            outcome, reason = exc.kind, str((exc.detail or {}).get("reason", ""))
+            outcome, reason = exc.kind, exc.metric_reason
             raise
         except Exception:
             outcome = "internal"

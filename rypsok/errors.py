@@ -99,7 +99,14 @@ class ToolError(Exception):
     constructor that built it) is cut with an ellipsis and logged, never raised, so an error
     can always be answered."""
 
-    def __init__(self, kind: str, message: str, detail: dict[str, Any] | None = None):
+    def __init__(
+        self,
+        kind: str,
+        message: str,
+        detail: dict[str, Any] | None = None,
+        *,
+        metric_reason: str | None = None,
+    ):
         if len(message) > MAX_MESSAGE_CHARS:
             log.warning("message_cut", extra={"fields": {"kind": kind, "chars": len(message)}})
             message = clip(message)
@@ -107,6 +114,15 @@ class ToolError(Exception):
         self.kind = kind
         self.message = message
         self.detail: dict[str, Any] = detail or {}
+        self._metric_reason = metric_reason
+
+    @property
+    def metric_reason(self) -> str:
+        """The reason metrics and logs count it under: ``detail.reason`` unless the cause is
+        finer than the reasons the spec fixes (engines resting is not the call limit)."""
+        if self._metric_reason is not None:
+            return self._metric_reason
+        return str(self.detail.get("reason", ""))
 
     def to_json(self) -> dict[str, Any]:
         return {"error": {"kind": self.kind, "message": self.message, "detail": self.detail}}
@@ -309,6 +325,21 @@ def rate_limited(retry_after_ms: int) -> ToolError:
         "unavailable",
         f"the rate limit was reached; wait {retry_after_ms} ms, then retry later",
         {"reason": "rate_limited", "retry_after_ms": retry_after_ms},
+    )
+
+
+def engines_resting(retry_after_ms: int, *, budgets_too: bool) -> ToolError:
+    """Every engine of a search skipped for its cooldown (or, ``budgets_too``, some for their
+    own per-minute rate): the spec's ``rate_limited``, but not the call limit, so it says so
+    and is counted apart (``engines_resting``)."""
+    why = (
+        "resting after failures or past their own rate" if budgets_too else "resting after failures"
+    )
+    return ToolError(
+        "unavailable",
+        f"every engine for this search is {why}; the first is back in {retry_after_ms} ms",
+        {"reason": "rate_limited", "retry_after_ms": retry_after_ms},
+        metric_reason="engines_resting",
     )
 
 
