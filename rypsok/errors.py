@@ -175,6 +175,20 @@ def unknown_parameter(parameter: str, allowed: list[str]) -> ToolError:
     )
 
 
+class UnknownTool(ToolError):
+    """A tools/call for a tool rypsok does not have (or with no name): MCP answers it as the
+    protocol error -32602, not as a tool result; the library raises it as a ToolError."""
+
+
+def unknown_tool(name: str, tools: list[str]) -> UnknownTool:
+    listed = ", ".join(tools)
+    if not name:
+        message = f"tools/call needs the name of a tool: {listed}"
+    else:
+        message = f"Unknown tool: {quote(name, QUOTED_NAME_CHARS)}; the tools are: {listed}"
+    return UnknownTool("invalid_request", message, {"parameter": "name", "allowed": list(tools)})
+
+
 def missing_parameter(parameter: str) -> ToolError:
     return ToolError("invalid_request", f"{parameter} is required", {"parameter": parameter})
 

@@ -2,8 +2,9 @@
 HTTP in rypsok.serve_http on the same server.
 
 The SDK validates neither arguments nor results and turns exceptions into
-JSON-RPC errors, so every call ends here as a result: the response JSON as
-structuredContent and as text, or ``isError: true`` with the error envelope.
+JSON-RPC errors, so every call of a tool rypsok has ends here as a result: the response
+JSON as structuredContent and as text, or ``isError: true`` with the error envelope. A
+call for a tool it does not have (or with no name) is the protocol error -32602.
 A tools/call the pipe could not hand over as sent (rypsok.wire) arrives
 without its arguments and with its error attached; it is answered with that.
 """
@@ -13,11 +14,12 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any
 
 import mcp_types as types
 import trio
+from mcp import MCPError
 from mcp.server import Server
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 
@@ -100,16 +102,25 @@ def tool_result(payload: dict[str, Any], *, error: bool = False) -> types.CallTo
     )
 
 
+def protocol_error(exc: errors.UnknownTool) -> MCPError:
+    """An unknown tool is a JSON-RPC error -32602 naming the tools there are (MCP 2025-06-18
+    and later): not a tool result, which the spec keeps for a known tool's own failures."""
+    return MCPError(types.INVALID_PARAMS, exc.message)
+
+
 async def answer(
     client: Client, name: str, arguments: Any, caller: str | None = None
 ) -> types.CallToolResult:
-    """One tools/call, always as a result; a bug is logged with its trace, never sent."""
+    """One tools/call as a result (a bug is logged with its trace, never sent); raises
+    MCPError -32602 for a tool rypsok does not have."""
     try:
         if arguments is None:
             arguments = {}
-        if not isinstance(arguments, dict):
+        if not isinstance(arguments, dict) and name in client.tool_names():
             raise errors.wrong_type("arguments", "an object")
         return tool_result(await client.call_tool(name, arguments, caller=caller))
+    except errors.UnknownTool as exc:
+        raise protocol_error(exc) from None
     except errors.ToolError as exc:
         return tool_result(exc.to_json(), error=True)
     except Exception:
@@ -154,7 +165,7 @@ def build_server(
             return tool_result(ctx.request.error.to_json(), error=True)
         return await answer(ctx.lifespan_context, params.name, params.arguments, caller_name(ctx))
 
-    return Server(
+    server = Server(
         "rypsok",
         version=__version__,
         title="rypsok",
@@ -163,6 +174,24 @@ def build_server(
         on_list_tools=on_list_tools,
         on_call_tool=on_call_tool,
     )
+    server.middleware.append(known_tools_only)
+    return server
+
+
+async def known_tools_only(ctx: Any, call_next: Callable[[Any], Awaitable[Any]]) -> Any:
+    """A tools/call whose name is not one of the tools (or is missing, or is not a string) is
+    answered -32602 naming the tools, before the SDK checks the params: its own answer to a
+    missing name, "Invalid request parameters", names nothing. Both transports and both
+    protocol eras go through here; a call the stdio pipe rerouted without a usable name
+    arrives with name ""."""
+    if ctx.method == "tools/call":
+        params = ctx.params if isinstance(ctx.params, Mapping) else {}
+        name = params.get("name")
+        try:
+            ctx.lifespan_context.known_tool(name)
+        except errors.UnknownTool as exc:
+            raise protocol_error(exc) from None
+    return await call_next(ctx)
 
 
 WARM_UP_AFTER_S = 0.5

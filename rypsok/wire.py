@@ -7,7 +7,8 @@ request was never answered. Here each line gets a verdict (see :func:`judge`):
   served as sent (no name, arguments that are not an object, a value rypsok
   cannot read) is forwarded without its arguments and with its error
   attached, so the SDK answers it as a tool result shaped for the protocol
-  version in use (the server returns the attached error envelope).
+  version in use (the server returns the attached error envelope); one
+  without a usable name goes with name "", which the server answers -32602.
 - ``Answer``: a JSON-RPC error written by the pipe itself: -32700 for a line
   that is not JSON, -32600 for anything that is not a valid request.
 - ``Ignore``: blank lines, notifications that are not valid, replies that are

@@ -16,6 +16,7 @@ from typing import Any
 import anyio
 import httpx
 import pytest
+from mcp import MCPError
 from prometheus_client.parser import text_string_to_metric_families
 
 from rypsok.config import ConfigError, config_from_dict, parse_listen
@@ -291,6 +292,34 @@ async def test_request_bodies_are_bounded_and_the_server_keeps_serving(engines, 
     assert fine.json()["result"]["structuredContent"]["outcome"] == "ok"
 
 
+async def test_a_tools_call_for_no_tool_is_a_jsonrpc_error_naming_the_tools(engines, tmp_path):
+    tools = "web_search, engine_status, web_fetch"
+    calls = {
+        "no name": (
+            {"arguments": {"query": QUERY}},
+            f"tools/call needs the name of a tool: {tools}",
+        ),
+        "no params": (None, f"tools/call needs the name of a tool: {tools}"),
+        "a number": ({"name": 7}, f"tools/call needs the name of a tool: {tools}"),
+        "unknown": ({"name": "search"}, f"Unknown tool: 'search'; the tools are: {tools}"),
+    }
+    replies = {}
+    async with http_server(config_file(engines, tmp_path)) as (base, _):
+        for why, (params, _) in calls.items():
+            message: dict[str, Any] = {"jsonrpc": "2.0", "id": why, "method": "tools/call"}
+            if params is not None:
+                message["params"] = params
+            replies[why] = await post_mcp(base, message)
+        invalid = await post_mcp(base, rpc_call("web_search", {"query": QUERY, "colour": "red"}))
+    assert engines.seen == []
+    for why, (_, text) in calls.items():
+        body = replies[why].json()
+        assert body["id"] == why and "result" not in body, body
+        assert (body["error"]["code"], body["error"]["message"]) == (-32602, text), why
+    error = invalid.json()["result"]["structuredContent"]["error"]
+    assert (error["kind"], error["detail"]["parameter"]) == ("invalid_request", "colour")
+
+
 async def test_only_posts_reach_mcp_and_bad_json_is_a_jsonrpc_error(engines, tmp_path):
     engines.plays["github"] = json_play("github/search.json")
     engines.plays["stackexchange"] = json_play("stackexchange/search.json")
@@ -335,7 +364,8 @@ async def test_metrics_count_calls_engines_breakers_and_the_cache(engines, tmp_p
             first = await client.call_tool("web_search", {"query": QUERY, "category": "code"})
             second = await client.call_tool("web_search", {"query": QUERY, "category": "code"})
             await client.call_tool("web_search", {"query": ""})
-            await client.call_tool("no_such_tool", {})
+            with pytest.raises(MCPError):
+                await client.call_tool("no_such_tool", {})
         async with httpx.AsyncClient() as http:
             refused = await http.get(f"{base}/metrics")
             scraped = await http.get(

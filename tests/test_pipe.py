@@ -174,7 +174,6 @@ CALLS_ANSWERED_WITH_THE_ENVELOPE = [
     (11, call(11, "web_search", {"query": "caf\u00e9 \ud83d"}), "query"),  # an emoji cut in two
     (12, call(12, "web_fetch", {"url": "https://example.org/\udfff"}), "url"),
     (13, call(13, "web_search", {"qu\udc00ery": "x"}), "arguments"),
-    (14, call(14, "web_\ud800search", {"query": "x"}), "name"),
     (15, call(15, "web_search", {"query": "x", "category": ["\ud800"]}), "category"),
     (16, call(16, "web_search", {"query": "x"}).replace('"x"', nested(199)), "query"),
     (17, call(17, "web_search", {"query": "x"}).replace('"x"', nested(100_000)), "query"),
@@ -183,8 +182,6 @@ CALLS_ANSWERED_WITH_THE_ENVELOPE = [
         call(18, "web_search", {"query": "x", "max_results": 7}).replace("7", "9" * 4301),
         "max_results",
     ),
-    (19, call(19, None, {"query": "x"}), "name"),
-    (20, call(20, 7, {"query": "x"}), "name"),
     (21, call(21, "web_search", ["query", "x"]), "arguments"),
     (22, call(22, "web_search", "query=x"), "arguments"),
     (23, call(23, "engine_status", 5), "arguments"),
@@ -209,6 +206,42 @@ def test_every_tools_call_is_answered_with_a_tool_result(server):
         assert error["message"].startswith(parameter)
         schema = tools["web_fetch" if '"web_fetch"' in text else "web_search"]["outputSchema"]
         assert_conforms(reply["result"]["structuredContent"], schema)
+    assert "Traceback" not in raw.log()
+
+
+NO_TOOL = "tools/call needs the name of a tool: web_search, engine_status, web_fetch"
+CALLS_FOR_NO_TOOL = [
+    # (id, line, message): JSON-RPC -32602 naming the tools (MCP 2025-06-18 and later)
+    (14, call(14, "web_\ud800search", {"query": "x"}), NO_TOOL),
+    (19, call(19, None, {"query": "x"}), NO_TOOL),
+    (20, call(20, 7, {"query": "x"}), NO_TOOL),
+    (24, call(24, None), NO_TOOL),
+    (25, call(25, None, [1]), NO_TOOL),
+    (
+        26,
+        call(26, "web_searches", {"query": "x"}),
+        "Unknown tool: 'web_searches'; the tools are: web_search, engine_status, web_fetch",
+    ),
+    (
+        27,
+        call(27, "nope", "not an object"),
+        "Unknown tool: 'nope'; the tools are: web_search, engine_status, web_fetch",
+    ),
+]
+
+
+def test_a_call_for_no_tool_rypsok_has_is_a_json_rpc_error_naming_the_tools(server):
+    raw = server()
+    raw.initialize()
+    raw.send(b"".join(text.encode() + b"\n" for _, text, _ in CALLS_FOR_NO_TOOL))
+    raw.send(line(call("after", "web_search", {"query": ""})))
+    replies = by_id(raw.replies_until_end())
+    for request_id, _, message in CALLS_FOR_NO_TOOL:
+        reply = replies[json.dumps(request_id)]
+        assert "result" not in reply, (request_id, reply)
+        assert reply["error"]["code"] == -32602, (request_id, reply)
+        assert reply["error"]["message"] == message, (request_id, reply)
+    assert tool_error(replies['"after"'])["kind"] == "invalid_request"
     assert "Traceback" not in raw.log()
 
 
