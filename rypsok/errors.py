@@ -189,6 +189,16 @@ def unknown_tool(name: str, tools: list[str]) -> UnknownTool:
     return UnknownTool("invalid_request", message, {"parameter": "name", "allowed": list(tools)})
 
 
+def line_too_long(max_bytes: int) -> ToolError:
+    """A tools/call on a stdio line longer than the pipe reads: its arguments are not read."""
+    return ToolError(
+        "invalid_request",
+        f"arguments cannot be read: the message is longer than {max_bytes} bytes, the bound "
+        "of one stdio line; send shorter arguments",
+        {"parameter": "arguments", "max": max_bytes},
+    )
+
+
 def missing_parameter(parameter: str) -> ToolError:
     return ToolError("invalid_request", f"{parameter} is required", {"parameter": parameter})
 

@@ -184,7 +184,8 @@ async def known_tools_only(ctx: Any, call_next: Callable[[Any], Awaitable[Any]])
     missing name, "Invalid request parameters", names nothing. Both transports and both
     protocol eras go through here; a call the stdio pipe rerouted without a usable name
     arrives with name ""."""
-    if ctx.method == "tools/call":
+    unread = isinstance(ctx.request, wire.Rejected) and ctx.request.name_unread
+    if ctx.method == "tools/call" and not unread:
         params = ctx.params if isinstance(ctx.params, Mapping) else {}
         name = params.get("name")
         try:

@@ -210,7 +210,9 @@ async def _take(verdict: wire.Verdict, to_sdk: Any, replies: Any, owed: Owed) ->
             async def unanswered(key: Any = key) -> None:
                 owed.settle(key)
 
-            rejected = wire.Rejected(verdict.rejection) if verdict.rejection else None
+            rejected = (
+                wire.Rejected(verdict.rejection, verdict.name_unread) if verdict.rejection else None
+            )
             metadata = ServerMessageMetadata(
                 request_context=rejected, on_request_unanswered=unanswered
             )

@@ -31,10 +31,11 @@ from typing import Any
 import mcp_types as types
 from pydantic import ValidationError
 
-from rypsok import errors
+from rypsok import errors, long_line
 
 MAX_LINE_BYTES = 1 << 20
-"""A longer line is not read: it is answered -32600 with id null and skipped up to its LF."""
+"""A longer line is not read: it is skipped up to its LF and answered under the id found at
+one of its ends (rypsok.long_line), else with id null."""
 MAX_DEPTH = 64
 """Containers nested deeper than this (the message object is level 1) are not read."""
 MAX_INT_DIGITS = 4300
@@ -74,6 +75,8 @@ class Forward:
     message: types.JSONRPCMessage
     request_id: RequestId | None = None
     rejection: errors.ToolError | None = None
+    name_unread: bool = False
+    """A tools/call too long to read whose name was not found: answered with ``rejection``."""
 
 
 @dataclass(frozen=True)
@@ -99,6 +102,8 @@ class Rejected:
     """Rides with a rerouted tools/call as the SDK's per-request context: the error to answer."""
 
     error: errors.ToolError
+    name_unread: bool = False
+    """The call's name was not read (a line too long): the error is the answer whatever it is."""
 
 
 def rpc_error(request_id: RequestId | None, code: int, data: str) -> dict[str, Any]:
@@ -120,17 +125,21 @@ def encode(reply: dict[str, Any]) -> bytes:
 class LineSplitter:
     """Bytes in, lines out, split on LF only (a lone CR is JSON whitespace, not a line end).
 
-    A line longer than ``max_bytes`` comes out as ``None`` once its LF (or the
-    end of input) arrives; its bytes are dropped as they come.
+    A line longer than ``max_bytes`` comes out as :class:`~rypsok.long_line.Oversized` once
+    its LF (or the end of input) arrives: only its first and last ``END_BYTES`` are kept,
+    the rest is dropped as it comes.
     """
 
-    def __init__(self, max_bytes: int = MAX_LINE_BYTES):
+    def __init__(self, max_bytes: int = MAX_LINE_BYTES, end_bytes: int = long_line.END_BYTES):
         self.max_bytes = max_bytes
+        self.end_bytes = min(end_bytes, max_bytes)
         self._pending = bytearray()
-        self._too_long = False
+        self._head: bytes | None = None
+        """The first bytes of a line found too long (None while it is not)."""
+        self._tail = bytearray()
 
-    def feed(self, chunk: bytes) -> list[bytes | None]:
-        lines: list[bytes | None] = []
+    def feed(self, chunk: bytes) -> list[bytes | long_line.Oversized]:
+        lines: list[bytes | long_line.Oversized] = []
         start = 0
         while (end := chunk.find(b"\n", start)) != -1:
             self._take(chunk[start:end])
@@ -139,25 +148,31 @@ class LineSplitter:
         self._take(chunk[start:])
         return lines
 
-    def close(self) -> list[bytes | None]:
+    def close(self) -> list[bytes | long_line.Oversized]:
         """The last line, when it has no LF."""
-        if self._pending or self._too_long:
+        if self._pending or self._head is not None:
             return [self._line()]
         return []
 
     def _take(self, part: bytes) -> None:
-        if self._too_long:
-            return
-        if len(self._pending) + len(part) > self.max_bytes:
-            self._too_long = True
-            self._pending.clear()
-        else:
+        if self._head is None and len(self._pending) + len(part) > self.max_bytes:
+            self._head = bytes(self._pending[: self.end_bytes])
+            self._tail = self._pending
+            self._pending = bytearray()
+        if self._head is None:
             self._pending += part
+            return
+        self._tail += part[-self.end_bytes :]
+        del self._tail[: -self.end_bytes]
 
-    def _line(self) -> bytes | None:
-        line = None if self._too_long else bytes(self._pending)
-        self._pending.clear()
-        self._too_long = False
+    def _line(self) -> bytes | long_line.Oversized:
+        if self._head is not None:
+            line: bytes | long_line.Oversized = long_line.Oversized(self._head, bytes(self._tail))
+        else:
+            line = bytes(self._pending)
+        self._pending = bytearray()
+        self._tail = bytearray()
+        self._head = None
         return line
 
 
@@ -397,13 +412,32 @@ def _rerouted(message: dict[str, Any], params: dict[str, Any]) -> types.JSONRPCR
     return types.JSONRPCRequest(jsonrpc="2.0", id=message["id"], method="tools/call", params=clean)
 
 
-def judge(line: bytes | None) -> Verdict:
-    """The verdict on one line (``None``: a line longer than MAX_LINE_BYTES)."""
-    if line is None:
-        return Answer(
-            None,
-            rpc_error(None, types.INVALID_REQUEST, f"a line is longer than {MAX_LINE_BYTES} bytes"),
+def _judge_oversized(line: long_line.Oversized) -> Verdict:
+    """A line longer than MAX_LINE_BYTES, answered under the id found at one of its ends: a
+    tools/call as a tool error (its name kept when found), any other request -32600; id
+    null only when no id is found."""
+    found = long_line.read_ends(line)
+    why = f"a line is longer than {MAX_LINE_BYTES} bytes"
+    request_id = found.get(("id",))
+    if not _readable_id(request_id):
+        return Answer(None, rpc_error(None, types.INVALID_REQUEST, why))
+    if found.get(("method",)) == "tools/call":
+        name = found.get(("params", "name"))
+        params = {"name": name if isinstance(name, str) else ""}
+        rejection = errors.line_too_long(MAX_LINE_BYTES)
+        return Forward(
+            _rerouted({"id": request_id}, params),
+            request_id,
+            rejection,
+            name_unread=not isinstance(name, str),
         )
+    return Answer(request_id, rpc_error(request_id, types.INVALID_REQUEST, why))
+
+
+def judge(line: bytes | long_line.Oversized) -> Verdict:
+    """The verdict on one line."""
+    if isinstance(line, long_line.Oversized):
+        return _judge_oversized(line)
     text = line.decode("utf-8", errors="replace")
     if not text.strip(" \t\r"):
         return Ignore("blank line", quiet=True)

@@ -24,8 +24,10 @@ from typing import Any
 
 import anyio
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from rypsok import stdio, wire
+from rypsok import long_line, stdio, wire
 from tests.conftest import config_data
 from tests.engine_servers import Play, json_play
 from tests.mcp_harness import ROOT, assert_conforms, modern_client, write_toml
@@ -363,6 +365,103 @@ def test_the_pipe_splits_on_lf_only_and_answers_a_last_line_without_one(server, 
     search_result = replies["52"]["result"]
     assert search_result["isError"] is False
     assert search_result["structuredContent"]["outcome"] == "ok"
+
+
+# A line over the bound: answered under the id found at one of its ends.
+
+BIG = "x" * 3_000_000
+
+
+def test_a_line_over_the_bound_is_answered_under_the_id_at_either_end(server, engines):
+    engines.plays["github"] = json_play("github/search.json")
+    engines.plays["stackexchange"] = json_play("stackexchange/search.json")
+    raw = server()
+    raw.initialize()
+    query = {"query": BIG, "category": "code"}
+    lines = [
+        # the Python SDK's order: jsonrpc, id, method, params
+        call("first", "web_search", query),
+        # the TypeScript SDK's ({...request, jsonrpc, id}): the id comes last
+        json.dumps(
+            {
+                "method": "tools/call",
+                "params": {"name": "web_search", "arguments": query},
+                "jsonrpc": "2.0",
+                "id": 61,
+            }
+        ),
+        # the name only after the arguments: still this tools/call's tool error
+        json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": 62,
+                "method": "tools/call",
+                "params": {"arguments": query, "name": "web_search"},
+            }
+        ),
+        # another method: a JSON-RPC error under its id
+        json.dumps({"jsonrpc": "2.0", "id": 63, "method": "ping", "params": {"pad": BIG}}),
+        # the id neither near the start nor among the last plain members: id null
+        json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "method": "tools/call",
+                "params": {"name": "web_search", "arguments": query},
+                "id": 64,
+                "extra": {"nested": True},
+            }
+        ),
+        # an id inside a string at the end does not count
+        json.dumps(
+            {"jsonrpc": "2.0", "method": "ping", "params": {"p": BIG}, "note": '\\","id":65'}
+        ),
+    ]
+    for text in lines:
+        raw.send(text.encode() + b"\n")
+    raw.send(call("after", "web_search", {"query": "asyncio", "category": "code"}).encode())
+    replies = raw.replies_until_end()
+    keyed = {json.dumps(reply["id"]): reply for reply in replies}
+    for request_id in ('"first"', "61", "62"):
+        error = tool_error(keyed[request_id])
+        assert error == {
+            "kind": "invalid_request",
+            "message": "arguments cannot be read: the message is longer than 1048576 bytes, "
+            "the bound of one stdio line; send shorter arguments",
+            "detail": {"parameter": "arguments", "max": 1048576},
+        }
+    assert keyed["63"]["error"]["code"] == -32600
+    assert keyed["63"]["error"]["data"] == "a line is longer than 1048576 bytes"
+    nulls = [reply for reply in replies if reply["id"] is None]
+    assert [reply["error"]["code"] for reply in nulls] == [-32600, -32600]
+    assert "64" not in keyed and "65" not in keyed
+    assert keyed['"after"']["result"]["structuredContent"]["outcome"] == "ok"
+    assert len(replies) == 7
+    assert "Traceback" not in raw.log()
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(alphabet='"\\{}[],: ab\u00e9\n'),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.sampled_from(["id", "name", "method", "x"]), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+MEMBERS = st.dictionaries(
+    st.sampled_from(["id", "method", "jsonrpc", "params", "x", "note"]), JSON_VALUES, max_size=6
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(MEMBERS, st.integers(min_value=1, max_value=60), st.booleans())
+def test_the_ends_of_a_long_line_never_give_a_member_it_does_not_hold(members, keep, ascii_only):
+    """Whatever the message, a member read from its ends is the member it holds."""
+    data = json.dumps(members, ensure_ascii=ascii_only).encode()
+    found = long_line.read_ends(long_line.Oversized(data[:keep], data[-keep:]))
+    for path, value in found.items():
+        holder = members.get("params") if path == ("params", "name") else members
+        assert isinstance(holder, dict) and path[-1] in holder, (path, data)
+        assert holder[path[-1]] == value, (path, data)
 
 
 # A client that stops reading: the server stops reading too.
