@@ -27,7 +27,7 @@ END_BYTES = 16 * 1024
 
 WANTED = {("id",), ("method",), ("jsonrpc",), ("params", "name")}
 
-_TOKEN = re.compile(
+JSON_TOKEN = re.compile(
     r"""[ \t\n\r]*(?:
       (?P<string>"(?:[^"\\\x00-\x1f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*")
     | (?P<number>-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)
@@ -39,6 +39,7 @@ _TOKEN = re.compile(
     )""",
     re.VERBOSE,
 )
+"""One JSON token after optional whitespace (both readers of the pipe tokenize with it)."""
 _SCALAR_TAIL = re.compile(r"(?:-?[0-9][0-9.eE+-]*|true|false|null)\Z")
 _WHITESPACE = " \t\n\r"
 
@@ -69,7 +70,7 @@ def head_members(text: str) -> dict[tuple[str, ...], Any]:
     path: list[str | None] = []  # per open container: the key awaiting its value (None: array)
     state = "value"  # value, key (after { or ,), colon, next (after a value)
     pos = 0
-    while (match := _TOKEN.match(text, pos)) is not None:
+    while (match := JSON_TOKEN.match(text, pos)) is not None:
         kind = match.lastgroup or ""
         token = match.group(kind)
         cut = match.end() == len(text) and kind in ("number", "literal")

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import enum
 import json
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -207,18 +206,7 @@ def read_json(text: str) -> Any:
         raise NotJson(str(exc)) from None
 
 
-_TOKEN = re.compile(
-    r"""[ \t\n\r]*(?:
-      (?P<string>"(?:[^"\\\x00-\x1f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*")
-    | (?P<number>-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)
-    | (?P<literal>true|false|null)
-    | (?P<open>[\[{])
-    | (?P<close>[\]}])
-    | (?P<comma>,)
-    | (?P<colon>:)
-    )""",
-    re.VERBOSE,
-)
+_TOKEN = long_line.JSON_TOKEN
 _LITERALS = {"true": True, "false": False, "null": None}
 _CLOSES = {"[": "]", "{": "}"}
 
