@@ -26,6 +26,9 @@ END_BYTES = 16 * 1024
 """How much of each end of a line too long to read is kept."""
 
 WANTED = {("id",), ("method",), ("jsonrpc",), ("params", "name")}
+WANTED_OBJECTS = {("params", "_meta")}
+"""Read whole when it ends before the cut: the 2026-07-28 protocol's per-request envelope
+(the Python SDK writes ``_meta`` before ``name`` and ``arguments``)."""
 
 JSON_TOKEN = re.compile(
     r"""[ \t\n\r]*(?:
@@ -64,49 +67,57 @@ def _value(kind: str, token: str) -> Any:
     return {"true": True, "false": False, "null": None}[token]
 
 
+def _key(path: list[str | None]) -> tuple[str, ...] | None:
+    """The member path of the value about to be read, when every container is an object."""
+    if path and all(isinstance(step, str) for step in path):
+        return tuple(step for step in path if step is not None)
+    return None
+
+
 def head_members(text: str) -> dict[tuple[str, ...], Any]:
-    """The WANTED members with plain values in the text before the cut, read forward."""
+    """The WANTED members with plain values, and the WANTED_OBJECTS read whole, in the text
+    before the cut, read forward."""
     found: dict[tuple[str, ...], Any] = {}
     path: list[str | None] = []  # per open container: the key awaiting its value (None: array)
     state = "value"  # value, key (after { or ,), colon, next (after a value)
+    capture: tuple[tuple[str, ...], int, int] | None = None  # an object being read whole
     pos = 0
     while (match := JSON_TOKEN.match(text, pos)) is not None:
         kind = match.lastgroup or ""
         token = match.group(kind)
         cut = match.end() == len(text) and kind in ("number", "literal")
         pos = match.end()
-        if state == "key":
-            if kind == "close" and token == "}":
-                path.pop()
-                state = "next"
-            elif kind == "string":
-                path[-1] = json.loads(token)
-                state = "colon"
-            else:
+        closes = kind == "close" and bool(path) and (token == "]") == (path[-1] is None)
+        if closes and state in ("next", "value" if token == "]" else "key"):
+            path.pop()
+            state = "next"
+            if capture is not None and len(path) == capture[1]:
+                with contextlib.suppress(ValueError, RecursionError):  # too big, too deep
+                    found[capture[0]] = json.loads(text[capture[2] : match.end()])
+                capture = None
+        elif state == "key":
+            if kind != "string":
                 break
+            path[-1] = json.loads(token)
+            state = "colon"
         elif state == "colon":
             if kind != "colon":
                 break
             state = "value"
         elif state == "next":
-            if kind == "comma" and path:
-                state = "key" if path[-1] is not None else "value"
-            elif kind == "close" and path:
-                path.pop()
-                state = "next"
-            else:
+            if kind != "comma" or not path:
                 break
+            state = "key" if path[-1] is not None else "value"
         elif kind == "open":
+            key = _key(path)
+            if token == "{" and capture is None and key in WANTED_OBJECTS:
+                capture = (key, len(path), match.end() - 1)
             path.append("" if token == "{" else None)
             state = "key" if token == "{" else "value"
         elif kind in ("string", "number", "literal") and not cut:
-            if path and all(isinstance(step, str) for step in path):
-                key = tuple(step for step in path if step is not None)
-                if key in WANTED:
-                    found[key] = _value(kind, token)
-            state = "next"
-        elif kind == "close" and path and path[-1] is None:
-            path.pop()
+            key = _key(path)
+            if key in WANTED:
+                found[key] = _value(kind, token)
             state = "next"
         else:
             break

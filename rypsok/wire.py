@@ -76,6 +76,8 @@ class Forward:
     rejection: errors.ToolError | None = None
     name_unread: bool = False
     """A tools/call too long to read whose name was not found: answered with ``rejection``."""
+    oversized: bool = False
+    """A tools/call too long to read: its ``_meta`` may not have been found (see with_envelope)."""
 
 
 @dataclass(frozen=True)
@@ -400,6 +402,34 @@ def _rerouted(message: dict[str, Any], params: dict[str, Any]) -> types.JSONRPCR
     return types.JSONRPCRequest(jsonrpc="2.0", id=message["id"], method="tools/call", params=clean)
 
 
+ENVELOPE_KEYS = (
+    types.PROTOCOL_VERSION_META_KEY,
+    types.CLIENT_INFO_META_KEY,
+    types.CLIENT_CAPABILITIES_META_KEY,
+)
+"""The 2026-07-28 protocol's per-request envelope, in each request's ``params._meta``."""
+
+
+def envelope_of(message: types.JSONRPCMessage) -> dict[str, Any] | None:
+    """The per-request envelope ``message`` carries, if it is a request that has one."""
+    params = message.params if isinstance(message, types.JSONRPCRequest) else None
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    if isinstance(meta, dict) and types.PROTOCOL_VERSION_META_KEY in meta:
+        return {key: meta[key] for key in ENVELOPE_KEYS if key in meta}
+    return None
+
+
+def with_envelope(message: types.JSONRPCRequest, envelope: dict[str, Any]) -> types.JSONRPCRequest:
+    """A rerouted tools/call too long to read, given the envelope of the client's last request
+    when its own ``_meta`` was not found: a 2026-07-28 client's call is then answered with
+    the tool error, not refused for lacking the envelope. The same pipe, the same client."""
+    params = dict(message.params or {})
+    if "_meta" in params:
+        return message
+    params["_meta"] = envelope
+    return types.JSONRPCRequest(jsonrpc="2.0", id=message.id, method=message.method, params=params)
+
+
 def _judge_oversized(line: long_line.Oversized) -> Verdict:
     """A line longer than MAX_LINE_BYTES, answered under the id found at one of its ends: a
     tools/call as a tool error (its name kept when found), any other request -32600; id
@@ -412,12 +442,15 @@ def _judge_oversized(line: long_line.Oversized) -> Verdict:
     if found.get(("method",)) == "tools/call":
         name = found.get(("params", "name"))
         params = {"name": name if isinstance(name, str) else ""}
+        if ("params", "_meta") in found:
+            params["_meta"] = found[("params", "_meta")]
         rejection = errors.line_too_long(MAX_LINE_BYTES)
         return Forward(
             _rerouted({"id": request_id}, params),
             request_id,
             rejection,
             name_unread=not isinstance(name, str),
+            oversized=True,
         )
     return Answer(request_id, rpc_error(request_id, types.INVALID_REQUEST, why))
 

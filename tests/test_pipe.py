@@ -443,7 +443,7 @@ JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(alphabet='"\\{}[],: ab\u00e9\n'),
     lambda inner: (
         st.lists(inner, max_size=3)
-        | st.dictionaries(st.sampled_from(["id", "name", "method", "x"]), inner, max_size=3)
+        | st.dictionaries(st.sampled_from(["id", "name", "_meta", "x"]), inner, max_size=3)
     ),
     max_leaves=8,
 )
@@ -452,16 +452,32 @@ MEMBERS = st.dictionaries(
 )
 
 
-@settings(max_examples=300, deadline=None)
-@given(MEMBERS, st.integers(min_value=1, max_value=60), st.booleans())
+@settings(max_examples=500, deadline=None)
+@given(MEMBERS, st.integers(min_value=1, max_value=80), st.booleans())
 def test_the_ends_of_a_long_line_never_give_a_member_it_does_not_hold(members, keep, ascii_only):
     """Whatever the message, a member read from its ends is the member it holds."""
     data = json.dumps(members, ensure_ascii=ascii_only).encode()
     found = long_line.read_ends(long_line.Oversized(data[:keep], data[-keep:]))
     for path, value in found.items():
-        holder = members.get("params") if path == ("params", "name") else members
+        holder = members.get("params") if len(path) == 2 else members
         assert isinstance(holder, dict) and path[-1] in holder, (path, data)
         assert holder[path[-1]] == value, (path, data)
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+async def test_a_call_over_the_bound_is_a_tool_error_in_both_protocol_eras(config_file, mode):
+    """The SDK's own client, on 2026-07-28 too, where each request carries its envelope."""
+    with anyio.fail_after(60):
+        async with modern_client(config_file(), mode=mode) as client:
+            result = await client.call_tool("web_search", {"query": BIG})
+            follow_up = await client.call_tool("web_search", {"query": ""})
+    assert result.is_error
+    assert result.structured_content["error"]["detail"] == {
+        "parameter": "arguments",
+        "max": 1048576,
+    }
+    assert follow_up.structured_content["error"]["detail"]["parameter"] == "query"
 
 
 # A client that stops reading: the server stops reading too.
