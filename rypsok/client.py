@@ -179,7 +179,7 @@ class Client:
                 outcome = payload.get("outcome", "ok")
                 return payload
             except errors.ToolError as exc:
-                outcome, reason = exc.kind, str((exc.detail or {}).get("reason", ""))
+                outcome, reason = exc.kind, exc.metric_reason
                 raise
             except Exception:
                 outcome = "internal"
@@ -209,7 +209,17 @@ class Client:
             return (
                 await self._limited("engine_status", self._engine_status, caller=caller)
             ).to_json()
-        raise errors.not_allowed("name", self.tool_names())
+        raise errors.unknown_tool(name, self.tool_names())
+
+    def known_tool(self, name: Any) -> None:
+        """Raises UnknownTool, counted as a call of tool "unknown", unless ``name`` is the
+        name of one of the tools (the MCP binding checks it before the SDK reads a call)."""
+        names = self.tool_names()
+        if isinstance(name, str) and name in names:
+            return
+        exc = errors.unknown_tool(name if isinstance(name, str) else "", names)
+        self._observer.call("unknown", exc.kind, exc.metric_reason, 0.0)
+        raise exc
 
     def tool_names(self) -> list[str]:
         names = ["web_search", "web_fetch"]
@@ -284,25 +294,23 @@ class Client:
         return windows
 
     async def _limited(self, tool: str, call, *args, caller: str | None = None):
-        """Per-minute windows (rate_limited), then the concurrency limit (busy), then the call.
+        """The concurrency limit (busy), then the per-minute windows (rate_limited), then the call.
 
-        web_search takes its windows in the round trip that plans its engines
-        (``Store.plan``), engine_status in the one that reads the states (``Store.views``);
-        a search refused before that point takes them on its own first, so the order of
-        refusals is the same either way.
+        A call refused ``busy`` did no work, so it takes nothing from the per-minute windows
+        (and costs the shared store no round trip); only calls let in count. web_search
+        takes its windows in the round trip that plans its engines (``Store.plan``) once
+        admitted, engine_status in the one that reads the states (``Store.views``); a
+        search refused after admission but before that point takes them on its own first,
+        so the order of refusals is the same either way.
         """
         windows = self._windows(tool, caller)
-        deferred = tool in ("web_search", "engine_status")
-        if not deferred:
-            await self._take(windows)
         concurrency = self._concurrency.get(tool)
         if concurrency is not None and not admitted(tool, concurrency.try_enter()):
-            if deferred:
-                await self._take(windows)
             raise errors.busy(tool)
         try:
-            if deferred:
+            if tool in ("web_search", "engine_status"):
                 return await call(*args, windows=windows)
+            await self._take(windows)
             return await call(*args)
         finally:
             if concurrency is not None:
@@ -349,10 +357,10 @@ class Client:
         *,
         windows: Windows = (),
     ) -> SearchResponse:
-        """Admission (``busy`` beyond what ends on time, see OnTimeLimit), then the search."""
+        """Admission (``busy`` beyond what ends on time, see OnTimeLimit; a refused search
+        takes nothing from its windows), then the search."""
         admission = self._search_admission.try_enter()
         if not admitted("web_search", admission is not None):
-            await self._take(windows)
             raise errors.busy("web_search")
         now = anyio.current_time()
         metasearch = None

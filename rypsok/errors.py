@@ -99,7 +99,14 @@ class ToolError(Exception):
     constructor that built it) is cut with an ellipsis and logged, never raised, so an error
     can always be answered."""
 
-    def __init__(self, kind: str, message: str, detail: dict[str, Any] | None = None):
+    def __init__(
+        self,
+        kind: str,
+        message: str,
+        detail: dict[str, Any] | None = None,
+        *,
+        metric_reason: str | None = None,
+    ):
         if len(message) > MAX_MESSAGE_CHARS:
             log.warning("message_cut", extra={"fields": {"kind": kind, "chars": len(message)}})
             message = clip(message)
@@ -107,6 +114,15 @@ class ToolError(Exception):
         self.kind = kind
         self.message = message
         self.detail: dict[str, Any] = detail or {}
+        self._metric_reason = metric_reason
+
+    @property
+    def metric_reason(self) -> str:
+        """The reason metrics and logs count it under: ``detail.reason`` unless the cause is
+        finer than the reasons the spec fixes (engines resting is not the call limit)."""
+        if self._metric_reason is not None:
+            return self._metric_reason
+        return str(self.detail.get("reason", ""))
 
     def to_json(self) -> dict[str, Any]:
         return {"error": {"kind": self.kind, "message": self.message, "detail": self.detail}}
@@ -156,6 +172,30 @@ def unknown_parameter(parameter: str, allowed: list[str]) -> ToolError:
         "invalid_request",
         f"unknown parameter {quote(parameter, QUOTED_NAME_CHARS)}; remove it",
         {"parameter": echo(parameter, ECHOED_NAME_CHARS), "allowed": list(allowed)},
+    )
+
+
+class UnknownTool(ToolError):
+    """A tools/call for a tool rypsok does not have (or with no name): MCP answers it as the
+    protocol error -32602, not as a tool result; the library raises it as a ToolError."""
+
+
+def unknown_tool(name: str, tools: list[str]) -> UnknownTool:
+    listed = ", ".join(tools)
+    if not name:
+        message = f"tools/call needs the name of a tool: {listed}"
+    else:
+        message = f"Unknown tool: {quote(name, QUOTED_NAME_CHARS)}; the tools are: {listed}"
+    return UnknownTool("invalid_request", message, {"parameter": "name", "allowed": list(tools)})
+
+
+def line_too_long(max_bytes: int) -> ToolError:
+    """A tools/call on a stdio line longer than the pipe reads: its arguments are not read."""
+    return ToolError(
+        "invalid_request",
+        f"arguments cannot be read: the message is longer than {max_bytes} bytes, the bound "
+        "of one stdio line; send shorter arguments",
+        {"parameter": "arguments", "max": max_bytes},
     )
 
 
@@ -324,6 +364,21 @@ def rate_limited(retry_after_ms: int) -> ToolError:
         "unavailable",
         f"the rate limit was reached; wait {retry_after_ms} ms, then retry later",
         {"reason": "rate_limited", "retry_after_ms": retry_after_ms},
+    )
+
+
+def engines_resting(retry_after_ms: int, *, budgets_too: bool) -> ToolError:
+    """Every engine of a search skipped for its cooldown (or, ``budgets_too``, some for their
+    own per-minute rate): the spec's ``rate_limited``, but not the call limit, so it says so
+    and is counted apart (``engines_resting``)."""
+    why = (
+        "resting after failures or past their own rate" if budgets_too else "resting after failures"
+    )
+    return ToolError(
+        "unavailable",
+        f"every engine for this search is {why}; the first is back in {retry_after_ms} ms",
+        {"reason": "rate_limited", "retry_after_ms": retry_after_ms},
+        metric_reason="engines_resting",
     )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 class Observer:
     def call(self, tool: str, outcome: str, reason: str, duration_s: float) -> None:
         """One tool call ended: ``outcome`` is ok/partial/empty or the error kind; ``reason`` the
-        error's detail.reason ("" when it has none)."""
+        error's ``ToolError.metric_reason`` (its detail.reason, or a finer cause; "" for none)."""
 
     def engine_request(self, engine: str, result: str, latency_s: float | None) -> None:
         """One request to an engine ended: ``result`` is "answered" or the failure reason."""

@@ -2,8 +2,9 @@
 HTTP in rypsok.serve_http on the same server.
 
 The SDK validates neither arguments nor results and turns exceptions into
-JSON-RPC errors, so every call ends here as a result: the response JSON as
-structuredContent and as text, or ``isError: true`` with the error envelope.
+JSON-RPC errors, so every call of a tool rypsok has ends here as a result: the response
+JSON as structuredContent and as text, or ``isError: true`` with the error envelope. A
+call for a tool it does not have (or with no name) is the protocol error -32602.
 A tools/call the pipe could not hand over as sent (rypsok.wire) arrives
 without its arguments and with its error attached; it is answered with that.
 """
@@ -13,11 +14,12 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any
 
 import mcp_types as types
 import trio
+from mcp import MCPError
 from mcp.server import Server
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 
@@ -101,6 +103,12 @@ def tool_result(payload: dict[str, Any], *, error: bool = False) -> types.CallTo
     )
 
 
+def protocol_error(exc: errors.UnknownTool) -> MCPError:
+    """An unknown tool is a JSON-RPC error -32602 naming the tools there are (MCP 2025-06-18
+    and later): not a tool result, which the spec keeps for a known tool's own failures."""
+    return MCPError(types.INVALID_PARAMS, exc.message)
+
+
 async def answer(
     client: Client,
     name: str,
@@ -108,14 +116,17 @@ async def answer(
     caller: str | None = None,
     progress: Progress = NO_PROGRESS,
 ) -> types.CallToolResult:
-    """One tools/call, always as a result; a bug is logged with its trace, never sent."""
+    """One tools/call as a result (a bug is logged with its trace, never sent); raises
+    MCPError -32602 for a tool rypsok does not have."""
     try:
         if arguments is None:
             arguments = {}
-        if not isinstance(arguments, dict):
+        if not isinstance(arguments, dict) and name in client.tool_names():
             raise errors.wrong_type("arguments", "an object")
         payload = await client.call_tool(name, arguments, caller=caller, progress=progress)
         return tool_result(payload)
+    except errors.UnknownTool as exc:
+        raise protocol_error(exc) from None
     except errors.ToolError as exc:
         return tool_result(exc.to_json(), error=True)
     except Exception:
@@ -176,7 +187,7 @@ def build_server(
             progress_of(ctx),
         )
 
-    return Server(
+    server = Server(
         "rypsok",
         version=__version__,
         title="rypsok",
@@ -185,6 +196,25 @@ def build_server(
         on_list_tools=on_list_tools,
         on_call_tool=on_call_tool,
     )
+    server.middleware.append(known_tools_only)
+    return server
+
+
+async def known_tools_only(ctx: Any, call_next: Callable[[Any], Awaitable[Any]]) -> Any:
+    """A tools/call whose name is not one of the tools (or is missing, or is not a string) is
+    answered -32602 naming the tools, before the SDK checks the params: its own answer to a
+    missing name, "Invalid request parameters", names nothing. Both transports and both
+    protocol eras go through here; a call the stdio pipe rerouted without a usable name
+    arrives with name ""."""
+    unread = isinstance(ctx.request, wire.Rejected) and ctx.request.name_unread
+    if ctx.method == "tools/call" and not unread:
+        params = ctx.params if isinstance(ctx.params, Mapping) else {}
+        name = params.get("name")
+        try:
+            ctx.lifespan_context.known_tool(name)
+        except errors.UnknownTool as exc:
+            raise protocol_error(exc) from None
+    return await call_next(ctx)
 
 
 WARM_UP_AFTER_S = 0.5

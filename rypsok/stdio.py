@@ -172,8 +172,17 @@ async def _write_replies(
             written()
 
 
+@dataclass
+class Remembered:
+    """What the pipe keeps from one request for the next."""
+
+    envelope: dict[str, Any] | None = None
+    """The per-request envelope (2026-07-28) of the client's last request that had one."""
+
+
 async def _read_requests(fd: int, to_sdk: Any, replies: Any, owed: Owed) -> None:
     splitter = wire.LineSplitter()
+    remembered = Remembered()
     async with to_sdk, replies:
         while True:
             try:
@@ -184,14 +193,16 @@ async def _read_requests(fd: int, to_sdk: Any, replies: Any, owed: Owed) -> None
                 chunk = b""
             for line in splitter.feed(chunk) if chunk else splitter.close():
                 await owed.room()
-                await _take(wire.judge(line), to_sdk, replies, owed)
+                await _take(wire.judge(line), to_sdk, replies, owed, remembered)
             if not chunk:
                 break
         await owed.none()
     log.info("stdin_closed")
 
 
-async def _take(verdict: wire.Verdict, to_sdk: Any, replies: Any, owed: Owed) -> None:
+async def _take(
+    verdict: wire.Verdict, to_sdk: Any, replies: Any, owed: Owed, remembered: Remembered
+) -> None:
     if isinstance(verdict, wire.Ignore):
         if not verdict.quiet:
             log.info("pipe_ignored", extra={"fields": {"reason": verdict.reason}})
@@ -202,6 +213,12 @@ async def _take(verdict: wire.Verdict, to_sdk: Any, replies: Any, owed: Owed) ->
         log.info("pipe_refused", extra={"fields": {"code": error["code"], "reason": error["data"]}})
         await replies.send(Outgoing(wire.encode(verdict.reply), key))
     else:
+        message = verdict.message
+        envelope = wire.envelope_of(message)
+        if envelope is not None:
+            remembered.envelope = envelope
+        elif verdict.oversized and remembered.envelope is not None:
+            message = wire.with_envelope(verdict.message, remembered.envelope)
         metadata = None
         if verdict.request_id is not None:
             key = id_key(verdict.request_id)
@@ -210,11 +227,13 @@ async def _take(verdict: wire.Verdict, to_sdk: Any, replies: Any, owed: Owed) ->
             async def unanswered(key: Any = key) -> None:
                 owed.settle(key)
 
-            rejected = wire.Rejected(verdict.rejection) if verdict.rejection else None
+            rejected = (
+                wire.Rejected(verdict.rejection, verdict.name_unread) if verdict.rejection else None
+            )
             metadata = ServerMessageMetadata(
                 request_context=rejected, on_request_unanswered=unanswered
             )
-        await to_sdk.send(SessionMessage(verdict.message, metadata=metadata))
+        await to_sdk.send(SessionMessage(message, metadata=metadata))
 
 
 async def _stop_on_signal(signals: Any, stop: trio.CancelScope) -> None:

@@ -7,7 +7,8 @@ request was never answered. Here each line gets a verdict (see :func:`judge`):
   served as sent (no name, arguments that are not an object, a value rypsok
   cannot read) is forwarded without its arguments and with its error
   attached, so the SDK answers it as a tool result shaped for the protocol
-  version in use (the server returns the attached error envelope).
+  version in use (the server returns the attached error envelope); one
+  without a usable name goes with name "", which the server answers -32602.
 - ``Answer``: a JSON-RPC error written by the pipe itself: -32700 for a line
   that is not JSON, -32600 for anything that is not a valid request.
 - ``Ignore``: blank lines, notifications that are not valid, replies that are
@@ -22,7 +23,6 @@ from __future__ import annotations
 
 import enum
 import json
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -30,10 +30,11 @@ from typing import Any
 import mcp_types as types
 from pydantic import ValidationError
 
-from rypsok import errors
+from rypsok import errors, long_line
 
 MAX_LINE_BYTES = 1 << 20
-"""A longer line is not read: it is answered -32600 with id null and skipped up to its LF."""
+"""A longer line is not read: it is skipped up to its LF and answered under the id found at
+one of its ends (rypsok.long_line), else with id null."""
 MAX_DEPTH = 64
 """Containers nested deeper than this (the message object is level 1) are not read."""
 MAX_INT_DIGITS = 4300
@@ -73,6 +74,10 @@ class Forward:
     message: types.JSONRPCMessage
     request_id: RequestId | None = None
     rejection: errors.ToolError | None = None
+    name_unread: bool = False
+    """A tools/call too long to read whose name was not found: answered with ``rejection``."""
+    oversized: bool = False
+    """A tools/call too long to read: its ``_meta`` may not have been found (see with_envelope)."""
 
 
 @dataclass(frozen=True)
@@ -98,6 +103,8 @@ class Rejected:
     """Rides with a rerouted tools/call as the SDK's per-request context: the error to answer."""
 
     error: errors.ToolError
+    name_unread: bool = False
+    """The call's name was not read (a line too long): the error is the answer whatever it is."""
 
 
 def rpc_error(request_id: RequestId | None, code: int, data: str) -> dict[str, Any]:
@@ -119,17 +126,21 @@ def encode(reply: dict[str, Any]) -> bytes:
 class LineSplitter:
     """Bytes in, lines out, split on LF only (a lone CR is JSON whitespace, not a line end).
 
-    A line longer than ``max_bytes`` comes out as ``None`` once its LF (or the
-    end of input) arrives; its bytes are dropped as they come.
+    A line longer than ``max_bytes`` comes out as :class:`~rypsok.long_line.Oversized` once
+    its LF (or the end of input) arrives: only its first and last ``END_BYTES`` are kept,
+    the rest is dropped as it comes.
     """
 
-    def __init__(self, max_bytes: int = MAX_LINE_BYTES):
+    def __init__(self, max_bytes: int = MAX_LINE_BYTES, end_bytes: int = long_line.END_BYTES):
         self.max_bytes = max_bytes
+        self.end_bytes = min(end_bytes, max_bytes)
         self._pending = bytearray()
-        self._too_long = False
+        self._head: bytes | None = None
+        """The first bytes of a line found too long (None while it is not)."""
+        self._tail = bytearray()
 
-    def feed(self, chunk: bytes) -> list[bytes | None]:
-        lines: list[bytes | None] = []
+    def feed(self, chunk: bytes) -> list[bytes | long_line.Oversized]:
+        lines: list[bytes | long_line.Oversized] = []
         start = 0
         while (end := chunk.find(b"\n", start)) != -1:
             self._take(chunk[start:end])
@@ -138,25 +149,31 @@ class LineSplitter:
         self._take(chunk[start:])
         return lines
 
-    def close(self) -> list[bytes | None]:
+    def close(self) -> list[bytes | long_line.Oversized]:
         """The last line, when it has no LF."""
-        if self._pending or self._too_long:
+        if self._pending or self._head is not None:
             return [self._line()]
         return []
 
     def _take(self, part: bytes) -> None:
-        if self._too_long:
-            return
-        if len(self._pending) + len(part) > self.max_bytes:
-            self._too_long = True
-            self._pending.clear()
-        else:
+        if self._head is None and len(self._pending) + len(part) > self.max_bytes:
+            self._head = bytes(self._pending[: self.end_bytes])
+            self._tail = self._pending
+            self._pending = bytearray()
+        if self._head is None:
             self._pending += part
+            return
+        self._tail += part[-self.end_bytes :]
+        del self._tail[: -self.end_bytes]
 
-    def _line(self) -> bytes | None:
-        line = None if self._too_long else bytes(self._pending)
-        self._pending.clear()
-        self._too_long = False
+    def _line(self) -> bytes | long_line.Oversized:
+        if self._head is not None:
+            line: bytes | long_line.Oversized = long_line.Oversized(self._head, bytes(self._tail))
+        else:
+            line = bytes(self._pending)
+        self._pending = bytearray()
+        self._tail = bytearray()
+        self._head = None
         return line
 
 
@@ -191,18 +208,7 @@ def read_json(text: str) -> Any:
         raise NotJson(str(exc)) from None
 
 
-_TOKEN = re.compile(
-    r"""[ \t\n\r]*(?:
-      (?P<string>"(?:[^"\\\x00-\x1f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*")
-    | (?P<number>-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)
-    | (?P<literal>true|false|null)
-    | (?P<open>[\[{])
-    | (?P<close>[\]}])
-    | (?P<comma>,)
-    | (?P<colon>:)
-    )""",
-    re.VERBOSE,
-)
+_TOKEN = long_line.JSON_TOKEN
 _LITERALS = {"true": True, "false": False, "null": None}
 _CLOSES = {"[": "]", "{": "}"}
 
@@ -396,13 +402,63 @@ def _rerouted(message: dict[str, Any], params: dict[str, Any]) -> types.JSONRPCR
     return types.JSONRPCRequest(jsonrpc="2.0", id=message["id"], method="tools/call", params=clean)
 
 
-def judge(line: bytes | None) -> Verdict:
-    """The verdict on one line (``None``: a line longer than MAX_LINE_BYTES)."""
-    if line is None:
-        return Answer(
-            None,
-            rpc_error(None, types.INVALID_REQUEST, f"a line is longer than {MAX_LINE_BYTES} bytes"),
+ENVELOPE_KEYS = (
+    types.PROTOCOL_VERSION_META_KEY,
+    types.CLIENT_INFO_META_KEY,
+    types.CLIENT_CAPABILITIES_META_KEY,
+)
+"""The 2026-07-28 protocol's per-request envelope, in each request's ``params._meta``."""
+
+
+def envelope_of(message: types.JSONRPCMessage) -> dict[str, Any] | None:
+    """The per-request envelope ``message`` carries, if it is a request that has one."""
+    params = message.params if isinstance(message, types.JSONRPCRequest) else None
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    if isinstance(meta, dict) and types.PROTOCOL_VERSION_META_KEY in meta:
+        return {key: meta[key] for key in ENVELOPE_KEYS if key in meta}
+    return None
+
+
+def with_envelope(message: types.JSONRPCRequest, envelope: dict[str, Any]) -> types.JSONRPCRequest:
+    """A rerouted tools/call too long to read, given the envelope of the client's last request
+    when its own ``_meta`` was not found: a 2026-07-28 client's call is then answered with
+    the tool error, not refused for lacking the envelope. The same pipe, the same client."""
+    params = dict(message.params or {})
+    if "_meta" in params:
+        return message
+    params["_meta"] = envelope
+    return types.JSONRPCRequest(jsonrpc="2.0", id=message.id, method=message.method, params=params)
+
+
+def _judge_oversized(line: long_line.Oversized) -> Verdict:
+    """A line longer than MAX_LINE_BYTES, answered under the id found at one of its ends: a
+    tools/call as a tool error (its name kept when found), any other request -32600; id
+    null only when no id is found."""
+    found = long_line.read_ends(line)
+    why = f"a line is longer than {MAX_LINE_BYTES} bytes"
+    request_id = found.get(("id",))
+    if not _readable_id(request_id):
+        return Answer(None, rpc_error(None, types.INVALID_REQUEST, why))
+    if found.get(("method",)) == "tools/call":
+        name = found.get(("params", "name"))
+        params = {"name": name if isinstance(name, str) else ""}
+        if ("params", "_meta") in found:
+            params["_meta"] = found[("params", "_meta")]
+        rejection = errors.line_too_long(MAX_LINE_BYTES)
+        return Forward(
+            _rerouted({"id": request_id}, params),
+            request_id,
+            rejection,
+            name_unread=not isinstance(name, str),
+            oversized=True,
         )
+    return Answer(request_id, rpc_error(request_id, types.INVALID_REQUEST, why))
+
+
+def judge(line: bytes | long_line.Oversized) -> Verdict:
+    """The verdict on one line."""
+    if isinstance(line, long_line.Oversized):
+        return _judge_oversized(line)
     text = line.decode("utf-8", errors="replace")
     if not text.strip(" \t\r"):
         return Ignore("blank line", quiet=True)

@@ -144,11 +144,23 @@ async def test_without_a_valid_token_nothing_runs(engines, tmp_path):
                 await post_mcp(base, SEARCH, token=CAROL),
                 await post_mcp(other_base, SEARCH, token=DAVE),
             ]
+    without_token = [refused[0], refused[4]]  # none, and a Basic credential
     for response in refused:
         assert response.status_code == 401
         assert response.headers["WWW-Authenticate"].startswith("Bearer ")
-        assert 'error="invalid_token"' in response.headers["WWW-Authenticate"]
-        assert response.json()["error"] == "invalid_token"
+    for response in without_token:
+        challenge = response.headers["WWW-Authenticate"]
+        assert "error=" not in challenge  # RFC 6750 3.1: no error code without credentials
+        assert 'error_description="a bearer token is required"' in challenge
+        assert response.json() == {"error_description": "a bearer token is required"}
+    for response in (r for r in refused if r not in without_token):
+        challenge = response.headers["WWW-Authenticate"]
+        assert 'error="invalid_token"' in challenge
+        assert 'error_description="the token is not valid"' in challenge
+        assert response.json() == {
+            "error": "invalid_token",
+            "error_description": "the token is not valid",
+        }
     for response in allowed:
         assert response.status_code == 200
         assert response.json()["result"]["structuredContent"]["outcome"] == "ok"
@@ -300,6 +312,7 @@ async def test_jwts_from_the_issuer_are_accepted_and_forged_ones_refused(engines
         with stderr.open("w") as errlog:
             async with http_server(path, env, errlog, listen=f"127.0.0.1:{port}") as (base, _):
                 refused = {why: await post_mcp(base, SEARCH, token=t) for why, t in forged.items()}
+                refused["no token"] = await post_mcp(base, SEARCH)
                 assert engines.seen == [], "a refused request reached an engine"
                 async with http_session(f"{base}/mcp", issuer.token(resource)) as client:
                     accepted = await client.call_tool(

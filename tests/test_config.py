@@ -2,12 +2,50 @@
 
 from __future__ import annotations
 
+import dataclasses
+import pathlib
+import re
 import subprocess
 import sys
+import tomllib
 
 import pytest
 
 from rypsok.config import ConfigError, config_from_dict, load_config
+
+CONFIGURATION_DOC = pathlib.Path(__file__).resolve().parent.parent / "docs" / "configuration.md"
+
+
+def documented_blocks() -> list[dict]:
+    """The TOML blocks of docs/configuration.md, parsed (commented-out keys stay out)."""
+    text = CONFIGURATION_DOC.read_text(encoding="utf-8")
+    return [tomllib.loads(block) for block in re.findall(r"```toml\n(.*?)```", text, re.S)]
+
+
+def as_toml(value):
+    return list(value) if isinstance(value, tuple) else value
+
+
+def test_the_configuration_page_shows_the_code_s_defaults_and_per_token_limits_as_none():
+    config = config_from_dict({}, env={})
+    defaults, *per_token = documented_blocks()
+    sections = {f.name: getattr(config, f.name) for f in dataclasses.fields(config)}
+    shown = {**defaults, **next(block for block in per_token if "server" in block)}
+    for table, keys in shown.items():
+        if table == "engines":
+            for engine_id, engine_keys in keys.items():
+                engine = config.engines[engine_id]
+                for key, value in engine_keys.items():
+                    assert as_toml(getattr(engine, key)) == value, f"engines.{engine_id}.{key}"
+            continue
+        assert "per_token" not in keys, "[limits.per_token] is shown among the defaults"
+        for key, value in keys.items():
+            assert as_toml(getattr(sections[table], key)) == value, f"{table}.{key}"
+    # [limits.per_token] has no defaults: unset is no bound, and the page says so.
+    assert dataclasses.astuple(config.per_token_limits) == (None, None, None)
+    example = next(block for block in per_token if "per_token" in block.get("limits", {}))
+    assert set(example["limits"]["per_token"]) == {"web_search", "web_fetch", "engine_status"}
+    assert "It has no defaults" in CONFIGURATION_DOC.read_text(encoding="utf-8")
 
 
 def test_every_key_has_the_documented_default():

@@ -16,6 +16,7 @@ from typing import Any
 import anyio
 import httpx
 import pytest
+from mcp import MCPError
 from prometheus_client.parser import text_string_to_metric_families
 
 from rypsok.config import ConfigError, config_from_dict, parse_listen
@@ -179,11 +180,16 @@ async def test_healthz_needs_no_token_and_reports_no_store(engines, tmp_path):
     async with http_server(path, TOKENS) as (base, _), httpx.AsyncClient() as http:
         answer = await http.get(f"{base}/healthz")
         refused = await http.get(f"{base}/metrics")
+        wrong = await http.get(f"{base}/metrics", headers={"Authorization": "Bearer nope"})
     assert answer.status_code == 200
     body = answer.json()
     assert body["status"] == "ok" and body["store"] == "none"
     assert set(body) == {"status", "version", "store"}
     assert refused.status_code == 401
+    assert refused.json()["error_description"] == "a bearer token is required"
+    assert wrong.status_code == 401
+    assert 'error="invalid_token"' in wrong.headers["WWW-Authenticate"]
+    assert wrong.json()["error_description"] == "the token is not valid"
 
 
 async def test_host_and_origin_are_checked(engines, tmp_path):
@@ -200,6 +206,47 @@ async def test_host_and_origin_are_checked(engines, tmp_path):
     assert foreign_origin.status_code == 403
     assert own_origin.status_code == 200
     assert own_origin.json()["result"]["structuredContent"]["outcome"] == "ok"
+
+
+def json_lines(text: str) -> list[dict[str, Any]]:
+    """Every line of ``text`` as a JSON object; fails on a line that is not one."""
+    lines = []
+    for raw in text.splitlines():
+        try:
+            record = json.loads(raw)
+        except ValueError:
+            pytest.fail(f"a log line is not JSON: {raw!r}")
+        assert isinstance(record, dict), raw
+        lines.append(record)
+    return lines
+
+
+@pytest.mark.parametrize("to_file", [False, True], ids=["stderr", "log_path"])
+async def test_refused_hosts_and_origins_are_logged_as_json_lines_only(engines, tmp_path, to_file):
+    log_file = tmp_path / "rypsok.log"
+    sections: dict[str, Any] = {"log": {"path": str(log_file)}} if to_file else {}
+    stderr = tmp_path / "stderr.log"
+    call = rpc_call("web_search", {"query": QUERY, "category": "code"})
+    with stderr.open("w") as errlog:
+        async with http_server(config_file(engines, tmp_path, **sections), errlog=errlog) as (
+            base,
+            _,
+        ):
+            port = base.rsplit(":", 1)[1]
+            host = await post_mcp(base, call, headers={"Host": f"attacker.example:{port}"})
+            origin = await post_mcp(base, call, headers={"Origin": "http://attacker.example"})
+    assert (host.status_code, origin.status_code) == (421, 403)
+    records = json_lines(log_file.read_text()) if to_file else json_lines(stderr.read_text())
+    if to_file:
+        assert json_lines(stderr.read_text()) == []
+    refused = [r for r in records if r["logger"] == "mcp.server.transport_security"]
+    assert [r["event"] for r in refused] == [
+        f"Invalid Host header: attacker.example:{port}",
+        "Invalid Origin header: http://attacker.example",
+    ]
+    for record in refused:
+        assert record["level"] == "warning"
+        assert (record["method"], record["path"]) == ("POST", "/mcp")
 
 
 async def test_allowed_hosts_replace_the_loopback_defaults(engines, tmp_path):
@@ -243,6 +290,34 @@ async def test_request_bodies_are_bounded_and_the_server_keeps_serving(engines, 
     assert too_big.status_code == 413
     assert fine.status_code == 200
     assert fine.json()["result"]["structuredContent"]["outcome"] == "ok"
+
+
+async def test_a_tools_call_for_no_tool_is_a_jsonrpc_error_naming_the_tools(engines, tmp_path):
+    tools = "web_search, engine_status, web_fetch"
+    calls = {
+        "no name": (
+            {"arguments": {"query": QUERY}},
+            f"tools/call needs the name of a tool: {tools}",
+        ),
+        "no params": (None, f"tools/call needs the name of a tool: {tools}"),
+        "a number": ({"name": 7}, f"tools/call needs the name of a tool: {tools}"),
+        "unknown": ({"name": "search"}, f"Unknown tool: 'search'; the tools are: {tools}"),
+    }
+    replies = {}
+    async with http_server(config_file(engines, tmp_path)) as (base, _):
+        for why, (params, _) in calls.items():
+            message: dict[str, Any] = {"jsonrpc": "2.0", "id": why, "method": "tools/call"}
+            if params is not None:
+                message["params"] = params
+            replies[why] = await post_mcp(base, message)
+        invalid = await post_mcp(base, rpc_call("web_search", {"query": QUERY, "colour": "red"}))
+    assert engines.seen == []
+    for why, (_, text) in calls.items():
+        body = replies[why].json()
+        assert body["id"] == why and "result" not in body, body
+        assert (body["error"]["code"], body["error"]["message"]) == (-32602, text), why
+    error = invalid.json()["result"]["structuredContent"]["error"]
+    assert (error["kind"], error["detail"]["parameter"]) == ("invalid_request", "colour")
 
 
 async def test_only_posts_reach_mcp_and_bad_json_is_a_jsonrpc_error(engines, tmp_path):
@@ -289,7 +364,8 @@ async def test_metrics_count_calls_engines_breakers_and_the_cache(engines, tmp_p
             first = await client.call_tool("web_search", {"query": QUERY, "category": "code"})
             second = await client.call_tool("web_search", {"query": QUERY, "category": "code"})
             await client.call_tool("web_search", {"query": ""})
-            await client.call_tool("no_such_tool", {})
+            with pytest.raises(MCPError):
+                await client.call_tool("no_such_tool", {})
         async with httpx.AsyncClient() as http:
             refused = await http.get(f"{base}/metrics")
             scraped = await http.get(

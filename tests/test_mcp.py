@@ -8,6 +8,7 @@ import sys
 
 import anyio
 import pytest
+from mcp import MCPError
 
 from tests.conftest import config_data
 from tests.engine_servers import Play, json_play
@@ -90,9 +91,10 @@ async def test_languages_and_status_switch(config_file, transport):
             "general",
             "news",
         ]
-        result = await client.call_tool("engine_status", {})
-    assert result.is_error
-    assert structured(result)["error"]["kind"] == "invalid_request"
+        with pytest.raises(MCPError) as switched_off:  # not a tool there is
+            await client.call_tool("engine_status", {})
+    assert switched_off.value.code == -32602
+    assert switched_off.value.message.endswith("the tools are: web_search, web_fetch")
 
 
 async def test_search_result_is_structured_and_conforms(config_file, engines, transport):
@@ -126,7 +128,6 @@ async def test_errors_are_results_with_the_envelope_and_the_server_keeps_serving
         ("web_search", {"query": "x", "category": "news"}),
         ("web_search", {"query": "x", "colour": "red"}),
         ("web_search", {"query": "x", "max_results": True}),
-        ("no_such_tool", {}),
         ("engine_status", {"verbose": True}),
         ("web_fetch", {"url": "x" * 3000}),
     ]
@@ -146,6 +147,32 @@ async def test_errors_are_results_with_the_envelope_and_the_server_keeps_serving
         result = await client.call_tool("web_search", {"query": "asyncio", "category": "code"})
     assert not result.is_error
     assert structured(result)["outcome"] == "ok"
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+async def test_an_unknown_tool_is_the_protocol_error_naming_the_tools(
+    config_file, engines, mode, transport
+):
+    """MCP 2025-06-18 and later: an unknown tool is JSON-RPC -32602, not a tool result."""
+    engines.plays["github"] = json_play("github/search.json")
+    engines.plays["stackexchange"] = json_play("stackexchange/search.json")
+    async with modern_client(
+        config_file(status={"enabled": False}), mode=mode, transport=transport
+    ) as client:
+        for name in ("no_such_tool", "engine_status", "web_search\u200b"):
+            with pytest.raises(MCPError) as raised:
+                await client.call_tool(name, {"query": "asyncio"})
+            assert raised.value.code == -32602, name
+            shown = name.replace("\u200b", "\\u200b")
+            assert raised.value.message == (
+                f"Unknown tool: '{shown}'; the tools are: web_search, web_fetch"
+            )
+        result = await client.call_tool("web_search", {"query": "asyncio", "category": "code"})
+        invalid = await client.call_tool("web_search", {"query": "asyncio", "colour": "red"})
+    assert structured(result)["outcome"] == "ok"
+    assert invalid.is_error
+    assert structured(invalid)["error"]["kind"] == "invalid_request"
+    assert structured(invalid)["error"]["detail"]["parameter"] == "colour"
 
 
 async def test_deadline_holds_through_mcp(config_file, engines, transport):

@@ -24,8 +24,10 @@ from typing import Any
 
 import anyio
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from rypsok import stdio, wire
+from rypsok import long_line, stdio, wire
 from tests.conftest import config_data
 from tests.engine_servers import Play, json_play
 from tests.mcp_harness import ROOT, assert_conforms, modern_client, write_toml
@@ -174,7 +176,6 @@ CALLS_ANSWERED_WITH_THE_ENVELOPE = [
     (11, call(11, "web_search", {"query": "caf\u00e9 \ud83d"}), "query"),  # an emoji cut in two
     (12, call(12, "web_fetch", {"url": "https://example.org/\udfff"}), "url"),
     (13, call(13, "web_search", {"qu\udc00ery": "x"}), "arguments"),
-    (14, call(14, "web_\ud800search", {"query": "x"}), "name"),
     (15, call(15, "web_search", {"query": "x", "category": ["\ud800"]}), "category"),
     (16, call(16, "web_search", {"query": "x"}).replace('"x"', nested(199)), "query"),
     (17, call(17, "web_search", {"query": "x"}).replace('"x"', nested(100_000)), "query"),
@@ -183,8 +184,6 @@ CALLS_ANSWERED_WITH_THE_ENVELOPE = [
         call(18, "web_search", {"query": "x", "max_results": 7}).replace("7", "9" * 4301),
         "max_results",
     ),
-    (19, call(19, None, {"query": "x"}), "name"),
-    (20, call(20, 7, {"query": "x"}), "name"),
     (21, call(21, "web_search", ["query", "x"]), "arguments"),
     (22, call(22, "web_search", "query=x"), "arguments"),
     (23, call(23, "engine_status", 5), "arguments"),
@@ -209,6 +208,42 @@ def test_every_tools_call_is_answered_with_a_tool_result(server):
         assert error["message"].startswith(parameter)
         schema = tools["web_fetch" if '"web_fetch"' in text else "web_search"]["outputSchema"]
         assert_conforms(reply["result"]["structuredContent"], schema)
+    assert "Traceback" not in raw.log()
+
+
+NO_TOOL = "tools/call needs the name of a tool: web_search, engine_status, web_fetch"
+CALLS_FOR_NO_TOOL = [
+    # (id, line, message): JSON-RPC -32602 naming the tools (MCP 2025-06-18 and later)
+    (14, call(14, "web_\ud800search", {"query": "x"}), NO_TOOL),
+    (19, call(19, None, {"query": "x"}), NO_TOOL),
+    (20, call(20, 7, {"query": "x"}), NO_TOOL),
+    (24, call(24, None), NO_TOOL),
+    (25, call(25, None, [1]), NO_TOOL),
+    (
+        26,
+        call(26, "web_searches", {"query": "x"}),
+        "Unknown tool: 'web_searches'; the tools are: web_search, engine_status, web_fetch",
+    ),
+    (
+        27,
+        call(27, "nope", "not an object"),
+        "Unknown tool: 'nope'; the tools are: web_search, engine_status, web_fetch",
+    ),
+]
+
+
+def test_a_call_for_no_tool_rypsok_has_is_a_json_rpc_error_naming_the_tools(server):
+    raw = server()
+    raw.initialize()
+    raw.send(b"".join(text.encode() + b"\n" for _, text, _ in CALLS_FOR_NO_TOOL))
+    raw.send(line(call("after", "web_search", {"query": ""})))
+    replies = by_id(raw.replies_until_end())
+    for request_id, _, message in CALLS_FOR_NO_TOOL:
+        reply = replies[json.dumps(request_id)]
+        assert "result" not in reply, (request_id, reply)
+        assert reply["error"]["code"] == -32602, (request_id, reply)
+        assert reply["error"]["message"] == message, (request_id, reply)
+    assert tool_error(replies['"after"'])["kind"] == "invalid_request"
     assert "Traceback" not in raw.log()
 
 
@@ -330,6 +365,119 @@ def test_the_pipe_splits_on_lf_only_and_answers_a_last_line_without_one(server, 
     search_result = replies["52"]["result"]
     assert search_result["isError"] is False
     assert search_result["structuredContent"]["outcome"] == "ok"
+
+
+# A line over the bound: answered under the id found at one of its ends.
+
+BIG = "x" * 3_000_000
+
+
+def test_a_line_over_the_bound_is_answered_under_the_id_at_either_end(server, engines):
+    engines.plays["github"] = json_play("github/search.json")
+    engines.plays["stackexchange"] = json_play("stackexchange/search.json")
+    raw = server()
+    raw.initialize()
+    query = {"query": BIG, "category": "code"}
+    lines = [
+        # the Python SDK's order: jsonrpc, id, method, params
+        call("first", "web_search", query),
+        # the TypeScript SDK's ({...request, jsonrpc, id}): the id comes last
+        json.dumps(
+            {
+                "method": "tools/call",
+                "params": {"name": "web_search", "arguments": query},
+                "jsonrpc": "2.0",
+                "id": 61,
+            }
+        ),
+        # the name only after the arguments: still this tools/call's tool error
+        json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": 62,
+                "method": "tools/call",
+                "params": {"arguments": query, "name": "web_search"},
+            }
+        ),
+        # another method: a JSON-RPC error under its id
+        json.dumps({"jsonrpc": "2.0", "id": 63, "method": "ping", "params": {"pad": BIG}}),
+        # the id neither near the start nor among the last plain members: id null
+        json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "method": "tools/call",
+                "params": {"name": "web_search", "arguments": query},
+                "id": 64,
+                "extra": {"nested": True},
+            }
+        ),
+        # an id inside a string at the end does not count
+        json.dumps(
+            {"jsonrpc": "2.0", "method": "ping", "params": {"p": BIG}, "note": '\\","id":65'}
+        ),
+    ]
+    for text in lines:
+        raw.send(text.encode() + b"\n")
+    raw.send(call("after", "web_search", {"query": "asyncio", "category": "code"}).encode())
+    replies = raw.replies_until_end()
+    keyed = {json.dumps(reply["id"]): reply for reply in replies}
+    for request_id in ('"first"', "61", "62"):
+        error = tool_error(keyed[request_id])
+        assert error == {
+            "kind": "invalid_request",
+            "message": "arguments cannot be read: the message is longer than 1048576 bytes, "
+            "the bound of one stdio line; send shorter arguments",
+            "detail": {"parameter": "arguments", "max": 1048576},
+        }
+    assert keyed["63"]["error"]["code"] == -32600
+    assert keyed["63"]["error"]["data"] == "a line is longer than 1048576 bytes"
+    nulls = [reply for reply in replies if reply["id"] is None]
+    assert [reply["error"]["code"] for reply in nulls] == [-32600, -32600]
+    assert "64" not in keyed and "65" not in keyed
+    assert keyed['"after"']["result"]["structuredContent"]["outcome"] == "ok"
+    assert len(replies) == 7
+    assert "Traceback" not in raw.log()
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(alphabet='"\\{}[],: ab\u00e9\n'),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.sampled_from(["id", "name", "_meta", "x"]), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+MEMBERS = st.dictionaries(
+    st.sampled_from(["id", "method", "jsonrpc", "params", "x", "note"]), JSON_VALUES, max_size=6
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(MEMBERS, st.integers(min_value=1, max_value=80), st.booleans())
+def test_the_ends_of_a_long_line_never_give_a_member_it_does_not_hold(members, keep, ascii_only):
+    """Whatever the message, a member read from its ends is the member it holds."""
+    data = json.dumps(members, ensure_ascii=ascii_only).encode()
+    found = long_line.read_ends(long_line.Oversized(data[:keep], data[-keep:]))
+    for path, value in found.items():
+        holder = members.get("params") if len(path) == 2 else members
+        assert isinstance(holder, dict) and path[-1] in holder, (path, data)
+        assert holder[path[-1]] == value, (path, data)
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+async def test_a_call_over_the_bound_is_a_tool_error_in_both_protocol_eras(config_file, mode):
+    """The SDK's own client, on 2026-07-28 too, where each request carries its envelope."""
+    with anyio.fail_after(60):
+        async with modern_client(config_file(), mode=mode) as client:
+            result = await client.call_tool("web_search", {"query": BIG})
+            follow_up = await client.call_tool("web_search", {"query": ""})
+    assert result.is_error
+    assert result.structured_content["error"]["detail"] == {
+        "parameter": "arguments",
+        "max": 1048576,
+    }
+    assert follow_up.structured_content["error"]["detail"]["parameter"] == "query"
 
 
 # A client that stops reading: the server stops reading too.

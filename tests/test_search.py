@@ -16,6 +16,7 @@ import rypsok.library
 from rypsok import Client, ToolError
 from rypsok.engines.base import QueryLimit
 from rypsok.engines.registry import ENGINE_IDS, engine_module
+from rypsok.serve_http.metrics import Metrics
 from tests.conftest import config_data, make_config
 from tests.engine_bodies import github_body, stackexchange_body
 from tests.engine_samples import CAPTCHA_PAGE, MOJEEK_CHALLENGE
@@ -258,7 +259,8 @@ async def test_cooldown_after_consecutive_failures_and_rate_limited_when_all_res
     engines.plays["github"] = Play(status=500)
     engines.plays["stackexchange"] = json_play("stackexchange/search.json")
     config = code_config(engines, breaker={"failures": 2, "cooldown_s": 60})
-    async with Client(config) as client:
+    metrics = Metrics()
+    async with Client(config, observer=metrics) as client:
         for _ in range(2):
             await client.search("asyncio", category="code")
         response = await client.search("asyncio", category="code")
@@ -272,10 +274,47 @@ async def test_cooldown_after_consecutive_failures_and_rate_limited_when_all_res
                 await client.search("asyncio", category="code")
             assert raised.value.detail == {"reason": "all_failed"}
         with pytest.raises(ToolError) as raised:
-            await client.search("asyncio", category="code")
+            await client.call_tool("web_search", {"query": "asyncio", "category": "code"})
     assert raised.value.kind == "unavailable"
     assert raised.value.detail["reason"] == "rate_limited"
-    assert 0 < raised.value.detail["retry_after_ms"] <= 60_000
+    retry_after_ms = raised.value.detail["retry_after_ms"]
+    assert 0 < retry_after_ms <= 60_000
+    # the engines rest after failures: not the call limit, and said so
+    assert "rate limit was reached" not in raised.value.message
+    assert raised.value.message == (
+        "every engine for this search is resting after failures; "
+        f"the first is back in {retry_after_ms} ms"
+    )
+    calls = {
+        tuple(sorted(sample.labels.items())): sample.value
+        for family in metrics.registry.collect()
+        if family.name == "rypsok_calls"
+        for sample in family.samples
+        if sample.name == "rypsok_calls_total"
+    }
+    resting = (("outcome", "unavailable"), ("reason", "engines_resting"), ("tool", "web_search"))
+    assert calls == {resting: 1}
+
+
+async def test_every_engine_resting_or_past_its_own_rate_says_both(engines):
+    engines.plays["github"] = Play(status=500)
+    engines.plays["stackexchange"] = json_play("stackexchange/search.json")
+    config = make_config(
+        engines,
+        CODE,
+        engine_overrides={"stackexchange": {"rate_per_minute": 1}},
+        breaker={"failures": 1, "cooldown_s": 60},
+    )
+    async with Client(config) as client:
+        await client.search("asyncio", category="code")
+        with pytest.raises(ToolError) as raised:
+            await client.search("asyncio", category="code")
+    assert raised.value.detail["reason"] == "rate_limited"
+    assert raised.value.message.startswith(
+        "every engine for this search is resting after failures or past their own rate; "
+        "the first is back in "
+    )
+    assert raised.value.metric_reason == "engines_resting"
 
 
 async def test_engine_budget_skips_with_rate_limited(engines):

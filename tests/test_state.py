@@ -478,10 +478,11 @@ async def test_without_state_the_store_is_memory(engines):
 
 
 @pytest.mark.parametrize("shared_store", [False, True], ids=["memory", "redis"])
-async def test_a_search_refused_early_still_counts_and_rate_limited_comes_first(
+async def test_a_search_refused_busy_takes_nothing_and_one_refused_later_counts(
     engines, redis, shared_store
 ):
-    """web_search takes its window with its plan; refusals before the plan take it alone."""
+    """web_search takes its window with its plan; a search let in but refused before the plan
+    takes it alone; one refused busy at admission did no work and takes nothing."""
     engines.plays["github"] = json_play("github/search.json", delay_s=0.4)
     engines.plays["stackexchange"] = json_play("stackexchange/search.json")
     state = {"state": {"url": redis.url()}} if shared_store else {}
@@ -500,17 +501,60 @@ async def test_a_search_refused_early_still_counts_and_rate_limited_comes_first(
         async with anyio.create_task_group() as group:
             group.start_soon(slow)  # the window's first event
             await anyio.sleep(0.1)
-            with pytest.raises(ToolError) as busy:
-                await client.search("while busy", category="code")  # the second
-            refusals.append(busy.value.detail["reason"])
+            for _ in range(3):
+                with pytest.raises(ToolError) as busy:
+                    await client.search("while busy", category="code")  # not counted
+                refusals.append(busy.value.detail["reason"])
         with pytest.raises(ToolError) as denied:
-            await client.search(f"token {secret}", category="code")  # the third
+            await client.search(f"token {secret}", category="code")  # the second
         refusals.append(denied.value.detail["reason"])
+        third = await client.search("third", category="code")
         for query in ("fourth", f"token {secret}"):
             with pytest.raises(ToolError) as limited:
                 await client.search(query, category="code")
             refusals.append(limited.value.detail["reason"])
-    assert refusals == ["busy", "secret_in_query", "rate_limited", "rate_limited"]
+    assert third.outcome == "ok"
+    assert refusals == ["busy"] * 3 + ["secret_in_query", "rate_limited", "rate_limited"]
+
+
+@pytest.mark.parametrize("shared_store", [False, True], ids=["memory", "redis"])
+async def test_a_fetch_refused_busy_takes_nothing_from_the_minute(engines, redis, shared_store):
+    page = Site("127.0.0.2")
+    slow = html("<p>Slow to answer.</p>", "Slow")
+    slow.delay_s = 0.6
+    page.route("/slow", slow)
+    page.route("/page", html("<p>Quick to answer.</p>", "Quick"))
+    state = {"state": {"url": redis.url()}} if shared_store else {}
+    refusals = []
+    with running(page):
+        fetch = {
+            "max_concurrent": 1,
+            "allow_http": True,
+            "allow_networks": ["127.0.0.2/32"],
+            "ports": [page.port],
+        }
+        config = make_config(engines, CODE, limits={"web_fetch": 2}, fetch=fetch, **state)
+        if shared_store:
+            config = sharing_bound(config)
+        quick = f"http://127.0.0.2:{page.port}/page"
+        async with Client(config) as client:
+
+            async def first() -> None:
+                await client.fetch(f"http://127.0.0.2:{page.port}/slow")  # the first event
+
+            async with anyio.create_task_group() as group:
+                group.start_soon(first)
+                await anyio.sleep(0.3)
+                for _ in range(3):
+                    with pytest.raises(ToolError) as busy:
+                        await client.fetch(quick)  # not counted
+                    refusals.append(busy.value.detail["reason"])
+            second = await client.fetch(quick)
+            with pytest.raises(ToolError) as limited:
+                await client.fetch(quick)
+            refusals.append(limited.value.detail["reason"])
+    assert second.title == "Quick"
+    assert refusals == ["busy"] * 3 + ["rate_limited"]
 
 
 @pytest.mark.parametrize("anyio_backend", ["asyncio", "trio"])

@@ -258,9 +258,12 @@ class MetaSearch:
     ) -> errors.ToolError:
         if not skipped:
             return errors.no_engine_for_category(request.category)
-        resting = [run.engine for run in skipped if run.reason in ("cooldown", "rate_limited")]
+        resting = [run for run in skipped if run.reason in ("cooldown", "rate_limited")]
         if resting:
-            return errors.rate_limited(min(retry_after_ms[engine_id] for engine_id in resting))
+            return errors.engines_resting(
+                min(retry_after_ms[run.engine] for run in resting),
+                budgets_too=any(run.reason == "rate_limited" for run in resting),
+            )
         reasons = {run.reason for run in skipped}
         parameter = next(r for r in STATIC_SKIP_ORDER if r in reasons)
         return errors.no_engine_for_parameter(

@@ -40,7 +40,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rypsok.client import Client
 from rypsok.config import Config, is_loopback
-from rypsok.serve_http.auth import Verifier
+from rypsok.log import request_fields
+from rypsok.serve_http.auth import BearerChallenge, Verifier
 from rypsok.serve_http.calls import CallStreams, CallWatch, CancelCalls
 from rypsok.serve_http.metrics import Metrics
 from rypsok.server import build_server
@@ -119,6 +120,8 @@ def build_app(
         routes=routes, middleware=middleware, lifespan=lambda _app: manager.run()
     )
     app = CallWatch(app, MCP_PATH, server.max_request_body)
+    if verifier:
+        app = BearerChallenge(app, str(metadata_url) if metadata_url else None)
     return AccessLog(PostOnly(app), metrics)
 
 
@@ -176,7 +179,8 @@ class PostOnly:
 
 class AccessLog:
     """One log line per request, naming the token's name (never the token), and the 401s
-    counted. The path is logged only when it is one of ours."""
+    counted. The path is logged only when it is one of ours. Whatever any logger writes
+    while the request is handled carries its method and path."""
 
     KNOWN = (MCP_PATH, HEALTH_PATH, METRICS_PATH)
 
@@ -195,18 +199,22 @@ class AccessLog:
                 status["code"] = message["status"]
             await send(message)
 
+        path = scope.get("path", "")
+        request = {
+            "method": scope.get("method"),
+            "path": path if path in self.KNOWN or path.startswith(METADATA_PATH) else "other",
+        }
         started = anyio.current_time()
         try:
-            await self.app(scope, receive, watch)
+            with request_fields(request):
+                await self.app(scope, receive, watch)
         finally:
             code = status.get("code")
             if code == 401:
                 self.metrics.unauthorized.inc()
             user = scope.get("user")
-            path = scope.get("path", "")
             fields = {
-                "method": scope.get("method"),
-                "path": path if path in self.KNOWN or path.startswith(METADATA_PATH) else "other",
+                **request,
                 "status": code,
                 "ms": round((anyio.current_time() - started) * 1000),
                 "token": user.access_token.client_id

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import logging
 import time
 from typing import Any
@@ -19,6 +20,7 @@ import anyio
 import httpx
 import jwt
 from mcp.server.auth.provider import AccessToken
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rypsok.config import ServerConfig, StaticToken
 from rypsok.version import USER_AGENT
@@ -190,3 +192,74 @@ class Verifier:
     async def aclose(self) -> None:
         if self._jwks is not None:
             await self._jwks.aclose()
+
+
+TOKEN_REQUIRED = "a bearer token is required"
+TOKEN_INVALID = "the token is not valid"
+
+
+def bearer_token_sent(scope: Scope) -> bool:
+    """Whether the request carries ``Authorization: Bearer`` with a token (the SDK's reading)."""
+    for name, value in scope.get("headers", ()):
+        if name.lower() == b"authorization":
+            text = value.decode("latin-1")
+            return text[:7].lower() == "bearer " and bool(text[7:].strip())
+    return False
+
+
+def challenge(token_sent: bool, metadata_url: str | None) -> tuple[bytes, bytes]:
+    """The ``WWW-Authenticate`` value and the JSON body of a 401.
+
+    No token: no error code (RFC 6750, 3.1: a request without credentials is not an error
+    of the token). A token that is not accepted: ``error="invalid_token"``. Which of the
+    two is decided by the header alone, so the constant-time check is unchanged.
+    """
+    if token_sent:
+        params = ['error="invalid_token"', f'error_description="{TOKEN_INVALID}"']
+        body: dict[str, str] = {"error": "invalid_token", "error_description": TOKEN_INVALID}
+    else:
+        params = ['realm="rypsok"', f'error_description="{TOKEN_REQUIRED}"']
+        body = {"error_description": TOKEN_REQUIRED}
+    if metadata_url:
+        params.append(f'resource_metadata="{metadata_url}"')
+    return ("Bearer " + ", ".join(params)).encode("latin-1"), json.dumps(body).encode()
+
+
+class BearerChallenge:
+    """Every 401 the SDK's bearer middleware answers, told apart: no token, or one not valid.
+
+    The SDK says "Authentication required" with ``error="invalid_token"`` in both cases;
+    this rewrites the 401 as it goes out (status, headers and body are replaced whole).
+    """
+
+    def __init__(self, app: ASGIApp, metadata_url: str | None):
+        self.app = app
+        self.metadata_url = metadata_url
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        replaced = False
+
+        async def rewrite(message: Message) -> None:
+            nonlocal replaced
+            if message["type"] == "http.response.start" and message["status"] == 401:
+                replaced = True
+                header, body = challenge(bearer_token_sent(scope), self.metadata_url)
+                await send(
+                    {
+                        "type": "http.response.start",
+                        "status": 401,
+                        "headers": [
+                            (b"content-type", b"application/json"),
+                            (b"content-length", str(len(body)).encode()),
+                            (b"www-authenticate", header),
+                        ],
+                    }
+                )
+                await send({"type": "http.response.body", "body": body})
+            elif not replaced:
+                await send(message)
+
+        await self.app(scope, receive, rewrite)

@@ -52,7 +52,8 @@ class Metrics(Observer):
         registry = self.registry
         self.calls = Counter(
             "rypsok_calls",
-            "Tool calls by tool and outcome (ok, partial, empty, or the error kind) and error reason",
+            "Tool calls by tool and outcome (ok, partial, empty, or the error kind) and error "
+            "reason (engines_resting: every engine resting, not the call limit)",
             ["tool", "outcome", "reason"],
             registry=registry,
         )
