@@ -13,6 +13,12 @@ from rypsok.hygiene.instructions.patterns import (
 ROLE_LINE = re.compile(r"(?m)^[^\S\n]*(?:#{1,4}[^\S\n]*)?(system|user|assistant|human)[^\S\n]*:")
 ROLE_TRIGGERS = ("system:", "assistant:", "human:", "system :", "assistant :", "human :")
 
+# A prompt's section markers: "%%% END USER INPUT %%%", "=== end of instructions ===", "[begin
+# new prompt]". The decoration around them is the trigger.
+_BOUNDARY_TRIGGERS = tuple(c * 2 for c in "%=#-_|+❤<>[]{}()") + tuple(
+    f"{bracket}{word}" for bracket in "[<{(" for word in ("end", "begin", "start", "stop")
+)
+
 RULES = [
     Rule(
         "any.template_token",
@@ -41,6 +47,40 @@ RULES = [
             r"!\[[^\]\n]{0,100}\]\(\s*https?://[^)\s]*(?:[{\[<]|%7b|%5b|%3c)\s*(?:insert\s+)?"
             r"(?:conversation|chat|history|secret|password|api_?key|prompt|memory|summary|"
             r"credential|previous|email|user|data)"
+        ),
+    ),
+    Rule(
+        "any.prompt_boundary",
+        _BOUNDARY_TRIGGERS,
+        LazyPattern(
+            r"(?:[%=#\-_|+❤<>\[\]{}()]{2,}|[\[<{(])[^\S\n]*(?:end|begin|start|stop)"
+            r"(?:\s+of)?(?:\s+the)?(?:\s+(?!pgp|certificate|forwarded|transcript)[\w-]+){0,3}?"
+            r"\s+(?:(?:user|untrusted|system|developer|assistant|previous|old|real|important|"
+            r"extra|new|additional|distractor|out\s+of\s+date)\s+)?(?:input|instructions?|prompt|"
+            r"context|conversation|chat|document|message|data|session|simulation|section|query|"
+            r"ambiguity|rules)\b[^\S\n]*(?:[%=#\-_|+❤<>\[\]{}():.]|$)"
+        ),
+    ),
+    Rule(
+        "any.role_tag",
+        (
+            "[system",
+            "[developer",
+            "[assistant",
+            "system:",
+            "system :",
+            "developer:",
+            "admin:",
+            "system message",
+            "system note",
+            "system prompt",
+        ),
+        LazyPattern(
+            r"\[(?:system|developer|assistant)(?:\s+(?:message|note|prompt|instructions?|"
+            r"override|notice))?\]\s*:?(?=\s*[^\W\d_])|"
+            r"(?:^|(?<=[.!?])\s+)(?:system|developer|admin)(?:\s+(?:message|note|prompt))?\s*:\s*"
+            r"(?:you\b|your\b|from\s+now|new\s+|ignore|the\s+user|good\.|now\b|"
+            r"remember|important|attention|override)"
         ),
     ),
 ]

@@ -9,7 +9,17 @@ from dataclasses import dataclass
 
 import ahocorasick_rs
 
-from rypsok.hygiene.instructions import any_language, de, en, es, fr, ru, zh
+from rypsok.hygiene.instructions import (
+    any_language,
+    de,
+    en,
+    en_extraction,
+    en_switch,
+    es,
+    fr,
+    ru,
+    zh,
+)
 from rypsok.hygiene.instructions.patterns import (
     IMP_WORDS,
     IMP_WORDS_ZH,
@@ -27,7 +37,10 @@ class InstructionLikeMatch:
 
 
 _RULES: tuple[Rule, ...] = tuple(
-    en.RULES + de.RULES + fr.RULES + es.RULES + zh.RULES + ru.RULES + any_language.RULES
+    en.RULES
+    + en_extraction.RULES
+    + en_switch.RULES
+    + de.RULES + fr.RULES + es.RULES + zh.RULES + ru.RULES + any_language.RULES
 )
 
 # How far before a trigger a match may start (an imperative's lead-in, an opening quote) and how
@@ -73,6 +86,11 @@ _STARTS_WITH_WORD_CHAR = frozenset(
 _WHOLE_WORD = frozenset(i for i, trigger in enumerate(_TRIGGERS) if trigger in _WHOLE_WORD_TRIGGERS)
 _ROLE = frozenset(i for i, trigger in enumerate(_TRIGGERS) if trigger in any_language.ROLE_TRIGGERS)
 
+# Zero-width and direction marks split a trigger word without showing ("ig\u200bnore"); the
+# sanitizer removes them before a page reaches the detector, and the detector does too.
+_INVISIBLE = dict.fromkeys(
+    map(ord, "\u00ad\u180e\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2060\u2061\u2062\u2063\u2064\ufeff")
+)
 _FULLWIDTH_LETTERS = re.compile(r"[\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]+")
 
 
@@ -83,7 +101,7 @@ def _fold(text: str) -> str:
         if mark in folded:
             folded = folded.replace(mark, "")
     if not folded.isascii():
-        folded = folded.replace("ё", "е").replace("’", "'")
+        folded = folded.translate(_INVISIBLE).replace("ё", "е").replace("’", "'")
         if _FULLWIDTH_LETTERS.search(folded):
             folded = _FULLWIDTH_LETTERS.sub(
                 lambda m: "".join(chr(ord(c) - 0xFEE0) for c in m.group()), folded
