@@ -10,9 +10,9 @@ from rypsok.hygiene.instructions import InstructionLikeMatch, detector, is_instr
 
 def find_by_full_search(text: str) -> InstructionLikeMatch | None:
     """Every rule over the whole text, no trigger gate: the reference the gate must equal."""
-    folded = detector._fold(text)
+    folded, original = detector._prepare(text)
     for rule_index, rule in enumerate(detector._RULES):
-        match = detector._search(rule_index, folded, 0, len(folded))
+        match = detector._search(rule_index, folded, 0, len(folded), original)
         if match is not None:
             return InstructionLikeMatch(rule.name, match.group())
     roles = detector._forged_turns(folded)

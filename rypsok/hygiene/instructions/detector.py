@@ -12,6 +12,7 @@ import ahocorasick_rs
 from rypsok.hygiene.instructions import (
     any_language,
     de,
+    de_switch,
     en,
     en_extraction,
     en_switch,
@@ -40,7 +41,8 @@ _RULES: tuple[Rule, ...] = tuple(
     en.RULES
     + en_extraction.RULES
     + en_switch.RULES
-    + de.RULES + fr.RULES + es.RULES + zh.RULES + ru.RULES + any_language.RULES
+    + de.RULES
+    + de_switch.RULES + fr.RULES + es.RULES + zh.RULES + ru.RULES + any_language.RULES
 )
 
 # How far before a trigger a match may start (an imperative's lead-in, an opening quote) and how
@@ -92,6 +94,13 @@ _INVISIBLE = dict.fromkeys(
     map(ord, "\u00ad\u180e\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2060\u2061\u2062\u2063\u2064\ufeff")
 )
 _FULLWIDTH_LETTERS = re.compile(r"[\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]+")
+
+
+def _prepare(text: str) -> tuple[str, str | None]:
+    """The folded text, and the original when its characters line up with the folded ones (so
+    that a rule can look at the case of a word: see _starts_by_case)."""
+    folded = _fold(text)
+    return folded, (text if len(folded) == len(text) else None)
 
 
 def _fold(text: str) -> str:
@@ -198,6 +207,35 @@ def _at_clause_start(text: str, index: int) -> bool:
     return f"{previous} {word}" in IMP_WORDS
 
 
+def _word_at(text: str, index: int) -> str:
+    end = index
+    while end < len(text) and (_is_word_char(text[end]) or text[end] == "'"):
+        end += 1
+    return text[index:end]
+
+
+def _starts_by_case(original: str, index: int) -> bool:
+    """Whether the case of the original text shows a sentence starting at ``index`` where its
+    punctuation is missing: a capitalised verb before a lower-case word after a run of title words
+    ("Altersarmut Deutschland Ignore all previous orders") or a shouted run inside a lower-case
+    sentence ("How will I be able FORGET EVERYTHING ..."). Title-case headlines ("Why Chatbots
+    Ignore Previous Instructions") and shouted headlines show neither."""
+    word = _word_at(original, index)
+    if len(word) < 2 or not word[0].isupper():
+        return False
+    after = index + len(word)
+    while after < len(original) and original[after] in " \t":
+        after += 1
+    following = _word_at(original, after)
+    end = index
+    while end > 0 and original[end - 1] in " \t":
+        end -= 1
+    previous, _ = _previous_word(original, end)
+    if word.isupper():
+        return bool(previous) and previous.islower() and following.isupper()
+    return bool(following) and following[0].islower() and not previous.islower()
+
+
 def _at_clause_start_zh(text: str, index: int) -> bool:
     end = index
     while end > 0 and text[end - 1] in " \t\u3000":
@@ -217,13 +255,21 @@ def _imperative_groups(pattern: re.Pattern[str]) -> tuple[tuple[int, bool], ...]
 
 
 def _imperatives_hold(
-    groups: tuple[tuple[int, bool], ...], text: str, match: re.Match[str]
+    groups: tuple[tuple[int, bool], ...],
+    text: str,
+    match: re.Match[str],
+    original: str | None,
 ) -> bool:
     for number, chinese in groups:
         start = match.start(number)
         if start < 0:
             continue
-        at_start = _at_clause_start_zh(text, start) if chinese else _at_clause_start(text, start)
+        if chinese:
+            at_start = _at_clause_start_zh(text, start)
+        else:
+            at_start = _at_clause_start(text, start) or (
+                original is not None and _starts_by_case(original, start)
+            )
         if not at_start:
             return False
     return True
@@ -235,7 +281,9 @@ def _compiled_rule(rule_index: int) -> tuple[re.Pattern[str], tuple[tuple[int, b
     return pattern, _imperative_groups(pattern)
 
 
-def _search(rule_index: int, text: str, start: int, end: int) -> re.Match[str] | None:
+def _search(
+    rule_index: int, text: str, start: int, end: int, original: str | None = None
+) -> re.Match[str] | None:
     rule = _RULES[rule_index]
     pattern, groups = _compiled_rule(rule_index)
     position = start
@@ -243,7 +291,7 @@ def _search(rule_index: int, text: str, start: int, end: int) -> re.Match[str] |
         match = pattern.search(text, position, end)
         if match is None:
             return None
-        if _imperatives_hold(groups, text, match) and not _vetoed(rule, text, match):
+        if _imperatives_hold(groups, text, match, original) and not _vetoed(rule, text, match):
             return match
         # The next candidate may start inside this one ("to ignore ... and ignore ...").
         position = match.start() + 1
@@ -293,11 +341,11 @@ def _windows(folded: str) -> tuple[dict[int, list[tuple[int, int]]], bool]:
 
 def find_instruction_like(text: str) -> InstructionLikeMatch | None:
     """An instruction-like passage of ``text`` (the first rule, in rule order, that fires), or None."""
-    folded = _fold(text)
+    folded, original = _prepare(text)
     windows, role_lines_seen = _windows(folded)
     for rule_index in sorted(windows):
         for start, end in windows[rule_index]:
-            match = _search(rule_index, folded, start, end)
+            match = _search(rule_index, folded, start, end, original)
             if match is not None:
                 return InstructionLikeMatch(_RULES[rule_index].name, match.group())
     if role_lines_seen:

@@ -70,7 +70,7 @@ RULES = [
         LazyPattern(
             r"\bwhat\s+(?:are|were|is)\s+(?:your|the\s+exact)\s+(?:\w+\s+)?(?:instructions|"
             r"system\s+prompt|prompt)\b(?!\s+(?:for|to|on|about)\b)|"
-            r"\bwhat\s+(?:was|is)\s+written\s+(?:at\s+the\s+(?:beginning|start|top)\s+of\s+"
+            r"\bwhat\s+(?:was|is)\s+written\s+(?:above\s*\?|at\s+the\s+(?:beginning|start|top)\s+of\s+"
             r"(?:this|the|your)\s+(?:prompt|conversation|text|message)|above\s+(?:this|here)|"
             r"before\s+(?:this|my)\s+(?:message|question|text))|"
             r"\bwhat\s+(?:are|were)\s+the\s+(?:\w+\s+)?(?:sentences|words|lines)\s+before\s+"

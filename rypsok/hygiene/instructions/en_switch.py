@@ -19,7 +19,7 @@ from rypsok.hygiene.instructions.patterns import LazyPattern, Rule, fill, trigge
 _NEW_TASK_VERBS = (
     r"write|say|tell|print|output|respond|reply|answer|repeat|translate|give|list|explain|generate|"
     r"create|compose|describe|state|formulate|insult|claim|pretend|act|you\s+are|you're|i\s+want|"
-    r"i\s+need"
+    r"i\s+need|ignore|disregard|listen"
 )
 
 RULES = [
@@ -34,7 +34,7 @@ RULES = [
                 r"discussed|told\s+you|talked\s+about)(?:\s+(?:before(?:hand)?|earlier|so\s+far|"
                 r"above))?|you\s+(?:know|learned|were\s+taught)(?!\s+(?:about|on|of|regarding)\b)|"
                 r"before(?:hand)?|above|so\s+far|up\s+to\s+(?:now|here)))?"
-                r"\s*(?:[,.!:;\-]+\s*|\s+and\s+)(?:then\s+|now\s+|just\s+|only\s+|instead\s+)*"
+                r"\s*(?:[,.!:;\-]+\s*|\s+and\s+)(?:then\s+|now\s+|just\s+|jsut\s+|only\s+|instead\s+)*"
                 r"(?:⟨V⟩)\b)",
                 V=_NEW_TASK_VERBS,
             ),
@@ -205,5 +205,64 @@ RULES = [
             r"(?:fall|falling)\s+out\s+of\s+(?:their|your|his|her)\s+roles?)"
             r"[\s\S]{0,400}?\n[^\S\n]*[^\W\d_][\w .'-]{0,30}:"
         ),
+    ),
+    Rule(
+        "en.forget_before",
+        ("forget", "ignore", "disregard"),
+        LazyPattern(
+            fill(
+                r"⟨IMP⟩(?P<core>(?:forget|ignore|disregard)\s+(?:about\s+)?everything\s+"
+                r"(?:before|above|prior\s+to)\s+(?:that|this|here|it)\b|"
+                r"(?:forget|ignore|disregard)\s+(?:everything|all)\s+(?:that\s+)?(?:was\s+)?"
+                r"(?:said|written)\s+(?:before|above|earlier|so\s+far)\b)",
+            ),
+            re.M,
+        ),
+        mention_veto=True,
+    ),
+    Rule(
+        "en.you_drop_instructions",
+        trigger_words("you forget|you ignore|you disregard|you drop|you abandon"),
+        LazyPattern(
+            r"\byou\s+(?:just\s+)?(?:forget|ignore|disregard|drop|abandon)\s+(?:all\s+)?(?:of\s+)?"
+            r"your\s+(?:\w+\s+)?(?:instructions|rules|guidelines|programming|directives)\s+and\b"
+        ),
+    ),
+    Rule(
+        "en.earlier_void",
+        ("irrelevant", "no longer relevant", "not relevant", "null and void"),
+        LazyPattern(
+            r"\b(?:all\s+)?(?:the\s+)?(?:previous|prior|earlier|preceding|above)\s+(?:information|"
+            r"instructions|input|text|context)[^.!?\n]{0,50}?\s+(?:is|are)\s+(?:now\s+)?"
+            r"(?:irrelevant|no\s+longer\s+relevant|not\s+relevant|null\s+and\s+void)\b"
+        ),
+    ),
+    Rule(
+        "en.not_the_question",
+        ("not answer", "don't answer", "dont answer"),
+        LazyPattern(
+            r"\b(?:do\s+not|don't|dont)\s+answer\s+(?:this|the|my)\s+question\s*,?\s+(?:but|and|"
+            r"instead)\s+(?:just\s+|only\s+|simply\s+)?(?:output|say|print|write|tell|reply|respond)\b"
+        ),
+    ),
+    Rule(
+        "en.persona_by_name",
+        ("you are", "your role", "pretend"),
+        LazyPattern(
+            fill(
+                r"\b(?:now|okay|ok)\s*,?\s+you\s+are\s+[^,.!?\n]{1,40}[,.]\s+(?:how|what|why)\s+"
+                r"(?:do|would|will|did)\s+you\b|"
+                r"\byou\s+are\s+(?:completely\s+|fully\s+|totally\s+)?(?:absorbed|immersed)\s+in\s+"
+                r"your\s+role\b|"
+                r"⟨IMP⟩(?:pretend\s+(?:that\s+)?you\s+(?:can|could|are\s+able\s+to)\s+(?:access|"
+                r"browse|see|read|remember)\b)",
+            ),
+            re.M,
+        ),
+    ),
+    Rule(
+        "any.escaped_newlines",
+        ("\\n", "\\ n"),
+        LazyPattern(r"(?:\\ ?n\s*){6,}"),
     ),
 ]
