@@ -15,7 +15,7 @@ ROLE_TRIGGERS = ("system:", "assistant:", "human:", "system :", "assistant :", "
 
 # A prompt's section markers: "%%% END USER INPUT %%%", "=== end of instructions ===", "[begin
 # new prompt]". The decoration around them is the trigger.
-_BOUNDARY_TRIGGERS = tuple(c * 2 for c in "%=#-_|+❤<>[]{}()") + tuple(
+_BOUNDARY_TRIGGERS = tuple(c * 2 for c in "%=#-_|+❤<>[]{}()!") + tuple(
     f"{bracket}{word}" for bracket in "[<{(" for word in ("end", "begin", "start", "stop")
 )
 
@@ -53,12 +53,32 @@ RULES = [
         "any.prompt_boundary",
         _BOUNDARY_TRIGGERS,
         LazyPattern(
-            r"(?:[%=#\-_|+❤<>\[\]{}()]{2,}|[\[<{(])[^\S\n]*(?:end|begin|start|stop)"
+            r"(?:[%=#\-_|+❤<>\[\]{}()!]{2,}|[\[<{(])[^\S\n]*(?:end|begin|start|stop)"
             r"(?:\s+of)?(?:\s+the)?(?:\s+(?!pgp|certificate|forwarded|transcript)[\w-]+){0,3}?"
             r"\s+(?:(?:user|untrusted|system|developer|assistant|previous|old|real|important|"
             r"extra|new|additional|distractor|out\s+of\s+date)\s+)?(?:input|instructions?|prompt|"
             r"context|conversation|chat|document|message|data|session|simulation|section|query|"
-            r"ambiguity|rules)\b[^\S\n]*(?:[%=#\-_|+❤<>\[\]{}():.]|$)"
+            r"ambiguity|rules|buffer)\b[^\S\n]*(?:[%=#\-_|+❤<>\[\]{}():.]|$)"
+        ),
+    ),
+    Rule(
+        "any.prompt_boundary_at_start",
+        ("end", "begin", "start"),
+        LazyPattern(
+            r"\A\W{0,20}(?:end|begin|start)\s+(?:of\s+)?(?:the\s+)?(?:(?:user|untrusted|system|"
+            r"developer|previous|old|distractor|out\s+of\s+date)\s+)(?:input|instructions?|prompt|"
+            r"context|message|section)\b"
+        ),
+    ),
+    Rule(
+        "any.instruction_label",
+        ("instruction:", "instruction :", "instructions:", "new instruction"),
+        LazyPattern(
+            r"(?:^|(?<=[.!?\n])\s*)(?:new\s+)?instruction\s*:\s*(?:after|before|when|whenever|if|"
+            r"always|never|say|respond|reply|output|print|ignore|return|do\s+not|don't|blame|"
+            r"write|tell)\b|"
+            r"(?:^|(?<=[.!?\n])\s*)(?:new\s+)?instructions\s*:\s*(?:say|respond|reply|output|print|"
+            r"ignore|always\s+(?:say|respond|reply)|never\s+(?:say|mention|reveal))\b"
         ),
     ),
     Rule(

@@ -214,6 +214,15 @@ def _word_at(text: str, index: int) -> str:
     return text[index:end]
 
 
+def _repeated_before(text: str, word: str, start: int) -> bool:
+    """Whether ``word`` ends a run of the same token ("ö ö ö ö"): filler put before a payload."""
+    before = start
+    while before > 0 and text[before - 1] in " \t":
+        before -= 1
+    previous, _ = _previous_word(text, before)
+    return previous == word
+
+
 def _starts_by_case(original: str, index: int) -> bool:
     """Whether the case of the original text shows a sentence starting at ``index`` where its
     punctuation is missing: a capitalised verb before a lower-case word after a run of title words
@@ -230,7 +239,9 @@ def _starts_by_case(original: str, index: int) -> bool:
     end = index
     while end > 0 and original[end - 1] in " \t":
         end -= 1
-    previous, _ = _previous_word(original, end)
+    previous, previous_start = _previous_word(original, end)
+    if previous and _repeated_before(original, previous, previous_start):
+        return True
     if word.isupper():
         return bool(previous) and previous.islower() and following.isupper()
     return bool(following) and following[0].islower() and not previous.islower()

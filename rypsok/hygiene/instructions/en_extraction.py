@@ -90,7 +90,10 @@ RULES = [
                 r"(?:\w+\s+)?(?:responses?|repl(?:y|ies)|answers?|outputs?|messages?|sentences?)"
                 r"\s*(?:(?:with|by)\s*)?[:\-]?\s*(?:[\"'“‘«\[({<]|the\s+(?:words?|phrase|"
                 r"string|sentence)\b))|"
-                r"⟨IMP⟩(?:prefix|prepend)\s+(?:with\s+)?[\"'“‘«\[]",
+                r"⟨IMP⟩(?:prefix|prepend)\s+(?:with\s+)?[\"'“‘«\[]|"
+                r"⟨IMP⟩(?:(?:prefix|prepend|precede|preface)(?:\s+(?:all|each|every)"
+                r"(?:\s+of)?)?\s*[\s-]\s*(?:your|yr|you)?(?:\s+\w+)?\s*[\s-]\s*(?:responses?|"
+                r"repl(?:y|ies)|answers?|outputs?)(?:\s*[\s-]\s*(?:with|w/|by))?)",
             ),
             re.M,
         ),
@@ -121,6 +124,28 @@ RULES = [
                 r"phrase)\s+)?[\"'“‘«\[][^\"'”’»\]\n]{1,80}[\"'”’»\]]\s*[.!]?\s*(?:and\s+nothing\s+"
                 r"(?:else|more)|nothing\s+else|only|without\s+(?:any\s+)?(?:explanation|"
                 r"commentary)))",
+            ),
+            re.M,
+        ),
+        mention_veto=True,
+    ),
+    Rule(
+        "en.say_only",
+        trigger_words("only|nothing but|nothing else|nothing more|nothing afterwards|explanation|commentary|comment"),
+        LazyPattern(
+            fill(
+                r"⟨IMP⟩(?P<core>(?:say|output|print|write|respond\s+with|reply\s+with|answer\s+with)"
+                r"\s+only\s*:?\s*[\"'“‘«\[]|(?:respond|reply|answer)\s+only\s+with\s*:?\s*"
+                r"[\"'“‘«\[])|"
+                r"\b(?:say(?:ing)?|respond(?:ing)?\s+with|reply(?:ing)?\s+with|answer(?:ing)?\s+with|"
+                r"output(?:ting)?|print(?:ing)?|writ(?:e|ing)|proclaim(?:ing)?|complete|translate|"
+                r"return|repeat)\s+[\"'“‘«\[][^\"'”’»\]\n]{1,80}[\"'”’»\]]\s*[.!,]?\s*(?:and\s+)?"
+                r"(?:nothing\s+(?:else|more|afterwards|after)|without\s+(?:any\s+)?(?:commentary|"
+                r"explanation|comments?)|with\s+no\s+(?:commentary|explanation))\b|"
+                r"\b(?:do\s+not|don't)\s+(?:write|add|give|provide|include)\s+(?:any\s+)?"
+                r"(?:explanation|commentary|comments?)\s*,?\s+(?:just|only)\b|"
+                r"\b(?:include|write|put|say|output)\s+nothing\s+(?:but|except|other\s+than)\s+"
+                r"[^.\n]{0,40}?\s+in\s+your\s+(?:answer|response|reply|output)\b",
             ),
             re.M,
         ),

@@ -76,7 +76,11 @@ RULES = [
                 r"instructions|sentences)\s+(?:except|but|other\s+than|below|that\s+follows?)|"
                 r"(?:all\s+|any\s+)?other\s+instructions|the\s+(?:previous|preceding|above)\s+"
                 r"(?:paragraph|sentences?|lines?)|everything\s+(?:except|but)\s+(?:this|the\s+"
-                r"following)))\b",
+                r"following)|(?:that|the)\s+(?:second|first|last|other)\s+part|"
+                r"instructions(?=\s*[.!,;])|(?:the\s+|any\s+|all\s+)?(?:below|following|next)\s+"
+                r"(?:line|lines|text|sentences?|paragraph|instructions?)\s+and\s+(?:just\s+)?"
+                r"(?:say|print|respond|reply|output|write)|"
+                r"(?:the|your|all)\s+(?:previous|prior|earlier|original)\s+tasks?))\b",
             ),
             re.M,
         ),
@@ -87,7 +91,7 @@ RULES = [
         trigger_words(
             "follow|new task|start over|start from|leave all|remove all|from a previous|"
             "old instructions|previous session|a trick|a test|instructions start|"
-            "instructions begin|instructions are"
+            "instructions begin|instructions are|different task|new task"
         ),
         LazyPattern(
             r"\b(?:now\s+)?(?:new|further|more|additional|other)\s+(?:tasks|instructions|"
@@ -105,8 +109,9 @@ RULES = [
             r"\bthe\s+above\s+are\s+old\s+instructions|"
             r"\beverything\s+(?:up\s+to\s+now|above|so\s+far|before\s+this)\s+(?:has\s+been|was|"
             r"is)\s+(?:just\s+)?(?:a\s+)?(?:trick|test|fake|joke|lie|distraction)\b|"
-            r"\b(?:real|actual|true|important)\s+instructions\s+(?:start|begin)\s+(?:here|now|"
-            r"below)\b"
+            r"\b(?:real|actual|true|important|new)\s+instructions\s+(?:start|begin)\b|"
+            r"\b(?:we\s+will|we'll|let's|let\s+us)\s+(?:now\s+)?(?:perform|do|start|switch\s+to)\s+"
+            r"a\s+(?:different|new)\s+task\b"
         ),
     ),
     Rule(
@@ -144,7 +149,8 @@ RULES = [
             "keep your|keep the|retain your|maintain your|previously|you must now|"
             "you should now|you will now|you shall now|instead of saying|instead of replying|"
             "instead of responding|instead of outputting|your instructions|change your|"
-            "drop all|drop your|system upgrade|reprogrammed|no longer allowed|not allowed to say"
+            "drop all|drop your|system upgrade|reprogrammed|no longer allowed|not allowed to say|"
+            "whenever you|every time you|each time you"
         ),
         LazyPattern(
             r"\b(?:keep|retain|maintain)\s+(?:all\s+)?(?:of\s+)?(?:your|the)\s+(?:previous|prior|"
@@ -154,6 +160,8 @@ RULES = [
             r"respond|responded|reply|replied|output|write|wrote)\b|"
             r"\byou\s+(?:must|should|will|shall)\s+now\s+(?:only\s+)?(?:say|respond|reply|"
             r"answer|output|print|write)\b|"
+            r"\b(?:whenever|every\s+time|each\s+time)\s+you\s+(?:want\s+to|would|are\s+about\s+to)\s+"
+            r"(?:say|write|respond|reply|output)\b|"
             r"\binstead\s+of\s+(?:saying|replying|responding|outputting|writing)\s+[\"'“‘«\[]"
             r"[^\n]{0,60}?[\"'”’»\]]\s*,?\s*(?:you\s+)?(?:must\s+|should\s+|will\s+|shall\s+)?"
             r"(?:now\s+|always\s+|only\s+)*(?:say|reply|respond|output|write)\b|"
