@@ -62,19 +62,10 @@ RULES = [
         ),
     ),
     Rule(
-        "any.prompt_boundary_at_start",
-        ("end", "begin", "start"),
-        LazyPattern(
-            r"\A\W{0,20}(?:end|begin|start)\s+(?:of\s+)?(?:the\s+)?(?:(?:user|untrusted|system|"
-            r"developer|previous|old|distractor|out\s+of\s+date)\s+)(?:input|instructions?|prompt|"
-            r"context|message|section)\b"
-        ),
-    ),
-    Rule(
         "any.instruction_label",
         ("instruction:", "instruction :", "instructions:", "new instruction"),
         LazyPattern(
-            r"(?:^|(?<=[.!?\n])\s*)(?:new\s+)?instruction\s*:\s*(?:after|before|when|whenever|if|"
+            r"(?:^|(?<=[.!?\n])\s*|(?<=\\n)\s*)(?:new\s+)?instruction\s*:\s*(?:after|before|when|whenever|if|"
             r"always|never|say|respond|reply|output|print|ignore|return|do\s+not|don't|blame|"
             r"write|tell)\b|"
             r"(?:^|(?<=[.!?\n])\s*)(?:new\s+)?instructions\s*:\s*(?:say|respond|reply|output|print|"
@@ -94,13 +85,20 @@ RULES = [
             "system message",
             "system note",
             "system prompt",
+            "human:",
+            "human :",
+            "user:",
+            "user :",
         ),
         LazyPattern(
             r"\[(?:system|developer|assistant)(?:\s+(?:message|note|prompt|instructions?|"
             r"override|notice))?\]\s*:?(?=\s*[^\W\d_])|"
             r"(?:^|(?<=[.!?])\s+)(?:system|developer|admin)(?:\s+(?:message|note|prompt))?\s*:\s*"
             r"(?:you\b|your\b|from\s+now|new\s+|ignore|the\s+user|good\.|now\b|"
-            r"remember|important|attention|override)"
+            r"remember|important|attention|override)|"
+            r"(?:^|(?<=[.!?\n])\s*)(?:human|user)\s*:\s*(?:(?:human|user)\s*:\s*)?(?:now\s+)?"
+            r"(?:you\s+(?:are\s+now|act\s+as|will\s+now)|now\s+you\s+(?:are|act)|from\s+now\s+on|"
+            r"ignore\s+(?:all|your|the\s+(?:above|previous)))"
         ),
     ),
 ]

@@ -71,12 +71,12 @@ RULES = [
     Rule(
         "de.closing_then_task",
         trigger_words(
-            "das genügt|das reicht|erledigt|sehr gut|gut gemacht|ausgezeichnete|großartig|"
+            "das genügt|das reicht|erledigt|sehr gut|gut gemacht|ausgezeichnete|grossartig|"
             "glückwunsch|schon mal ok"
         ),
         LazyPattern(
             r"\b(?:das\s+genügt|das\s+reicht|das\s+ist\s+erledigt|sehr\s+gut(?:\s+gemacht)?|"
-            r"gut\s+gemacht|ausgezeichnete\s+(?:leistung|arbeit)|einfach\s+großartig|"
+            r"gut\s+gemacht|ausgezeichnete\s+(?:leistung|arbeit)|einfach\s+grossartig|"
             r"herzlichen\s+glückwunsch\s+zu\s+(?:ihrer|deiner)\s+(?:\w+\s+)?leistung|"
             r"das\s+war\s+schon\s+mal\s+ok)\s*[.!,]+\s*(?:[^.!?\n]{0,80}[.!?]+\s*){0,2}?"
             r"(?:[^.!?\n]{0,40}?)(?:hilf\s+mir|ich\s+brauche\s+(?:\w+\s+)?(?:deine|ihre)\s+hilfe|"
@@ -107,15 +107,39 @@ RULES = [
     ),
     Rule(
         "de.persona_by_name",
-        ("bist du", "in deiner rolle", "in ihren rollen", "aus der figur", "aus der rolle",
+        ("bist du", "du bist", "in deiner rolle", "in ihren rollen", "aus der figur", "aus der rolle",
          "aus ihrer rolle"),
         LazyPattern(
             r"\b(?:jetzt|nun|ab\s+jetzt)\s+bist\s+du\s+[^,.!?\n]{1,40}[,.]\s+(?:wie|was|warum)\s+"
             r"(?:\w+\s+)?du\b|"
+            r"(?:^|(?<=[.!?])\s+)du\s+bist\s+[^,.!?\n]{1,40}[.,!]\s+(?:wie\s+findest\s+du|"
+            r"was\s+(?:hältst|denkst)\s+du\s+(?:von|über)|wer\s+bist\s+du\b)|"
             r"\bdu\s+gehst\s+(?:\w+\s+)?in\s+deiner\s+rolle\s+auf\b|"
             r"(?:aus\s+der\s+(?:figur|rolle)\s+zu\s+fallen|(?:bleiben|bleibt)\s+(?:\w+\s+){0,2}?"
             r"in\s+ihren\s+rollen|aus\s+ihrer\s+rolle\s+fallen)[\s\S]{0,400}?\n[^\S\n]*"
             r"[^\W\d_][\w .'-]{0,30}:"
+        ),
+    ),
+    Rule(
+        "de.answer_in_style",
+        trigger_words("antworte|antworten sie|sprich|sprechen sie"),
+        LazyPattern(
+            fill(
+                r"⟨IMP⟩(?P<core>(?:antworte|antworten\s+sie|sprich|sprechen\s+sie)\s+(?:nur\s+|ab\s+jetzt\s+)?"
+                r"(?:im\s+stil\s+(?:eines|einer|von)|wie\s+(?:ein|eine)\s+\w+\b))",
+            ),
+            re.M,
+        ),
+    ),
+    Rule(
+        "de.not_but_persona",
+        ("du bist",),
+        LazyPattern(
+            fill(
+                r"⟨IMP⟩(?P<core>du\s+bist\s+(?:keine?|nicht\s+(?:mehr\s+)?(?:eine?|der|die|das))\s+"
+                r"[^,.!?\n]{1,30}?\s+sondern\s+(?:eine?|der|die|das)\b)",
+            ),
+            re.M,
         ),
     ),
 ]

@@ -18,6 +18,7 @@ from rypsok.hygiene.instructions import (
     en_switch,
     es,
     fr,
+    other_languages,
     ru,
     zh,
 )
@@ -42,7 +43,13 @@ _RULES: tuple[Rule, ...] = tuple(
     + en_extraction.RULES
     + en_switch.RULES
     + de.RULES
-    + de_switch.RULES + fr.RULES + es.RULES + zh.RULES + ru.RULES + any_language.RULES
+    + de_switch.RULES
+    + fr.RULES
+    + es.RULES
+    + zh.RULES
+    + ru.RULES
+    + other_languages.RULES
+    + any_language.RULES
 )
 
 # How far before a trigger a match may start (an imperative's lead-in, an opening quote) and how
@@ -90,8 +97,8 @@ _ROLE = frozenset(i for i, trigger in enumerate(_TRIGGERS) if trigger in any_lan
 
 # Zero-width and direction marks split a trigger word without showing ("ig\u200bnore"); the
 # sanitizer removes them before a page reaches the detector, and the detector does too.
-_INVISIBLE = dict.fromkeys(
-    map(ord, "\u00ad\u180e\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2060\u2061\u2062\u2063\u2064\ufeff")
+_INVISIBLE_CHARS = re.compile(
+    "[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]"
 )
 _FULLWIDTH_LETTERS = re.compile(r"[\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]+")
 
@@ -100,6 +107,8 @@ def _prepare(text: str) -> tuple[str, str | None]:
     """The folded text, and the original when its characters line up with the folded ones (so
     that a rule can look at the case of a word: see _starts_by_case)."""
     folded = _fold(text)
+    if len(folded) != len(text) and "ß" in text:
+        text = text.replace("ß", "ss")
     return folded, (text if len(folded) == len(text) else None)
 
 
@@ -110,7 +119,9 @@ def _fold(text: str) -> str:
         if mark in folded:
             folded = folded.replace(mark, "")
     if not folded.isascii():
-        folded = folded.translate(_INVISIBLE).replace("ё", "е").replace("’", "'")
+        if _INVISIBLE_CHARS.search(folded):
+            folded = _INVISIBLE_CHARS.sub("", folded)
+        folded = folded.replace("ё", "е").replace("’", "'")
         if _FULLWIDTH_LETTERS.search(folded):
             folded = _FULLWIDTH_LETTERS.sub(
                 lambda m: "".join(chr(ord(c) - 0xFEE0) for c in m.group()), folded

@@ -111,7 +111,7 @@ RULES = [
         "en.reply_only_with",
         trigger_words(
             "nothing else|nothing more|no other|no text|no words|no explanation|no commentary|"
-            "without"
+            "without any|without explanation|without commentary|without comment"
         ),
         LazyPattern(
             fill(
@@ -131,7 +131,12 @@ RULES = [
     ),
     Rule(
         "en.say_only",
-        trigger_words("only|nothing but|nothing else|nothing more|nothing afterwards|explanation|commentary|comment"),
+        trigger_words(
+            "say only|output only|print only|write only|with only|respond only|reply only|"
+            "answer only|nothing else|nothing more|nothing after|without any|without commentary|"
+            "without explanation|without comment|with no commentary|with no explanation|"
+            "any explanation|any commentary|any comment|nothing but|nothing except|nothing other"
+        ),
         LazyPattern(
             fill(
                 r"⟨IMP⟩(?P<core>(?:say|output|print|write|respond\s+with|reply\s+with|answer\s+with)"
@@ -142,7 +147,7 @@ RULES = [
                 r"return|repeat)\s+[\"'“‘«\[][^\"'”’»\]\n]{1,80}[\"'”’»\]]\s*[.!,]?\s*(?:and\s+)?"
                 r"(?:nothing\s+(?:else|more|afterwards|after)|without\s+(?:any\s+)?(?:commentary|"
                 r"explanation|comments?)|with\s+no\s+(?:commentary|explanation))\b|"
-                r"\b(?:do\s+not|don't)\s+(?:write|add|give|provide|include)\s+(?:any\s+)?"
+                r"\b(?:do\s+not|don't)\s+(?:write|add|give|provide|include)\s+any\s+"
                 r"(?:explanation|commentary|comments?)\s*,?\s+(?:just|only)\b|"
                 r"\b(?:include|write|put|say|output)\s+nothing\s+(?:but|except|other\s+than)\s+"
                 r"[^.\n]{0,40}?\s+in\s+your\s+(?:answer|response|reply|output)\b",

@@ -255,13 +255,22 @@ RULES = [
     ),
     Rule(
         "en.persona_by_name",
-        ("you are", "your role", "pretend"),
+        trigger_words(
+            "now you are|now, you are|okay you are|okay, you are|ok you are|ok, you are|"
+            "in your role|role-playing|roleplaying|pretend|you are|answer|respond|reply"
+        ),
         LazyPattern(
             fill(
                 r"\b(?:now|okay|ok)\s*,?\s+you\s+are\s+[^,.!?\n]{1,40}[,.]\s+(?:how|what|why)\s+"
                 r"(?:do|would|will|did)\s+you\b|"
                 r"\byou\s+are\s+(?:completely\s+|fully\s+|totally\s+)?(?:absorbed|immersed)\s+in\s+"
                 r"your\s+role\b|"
+                r"\byou\s+are\s+(?:now\s+)?role-?playing\s+as\b|"
+                r"(?:^|(?<=[.!?])\s+)(?:imagine\s+(?:that\s+)?)?you\s+are\s+[^,.!?\n]{1,40}[.,!]\s+"
+                r"(?:what\s+do\s+you\s+think\s+(?:of|about)|who\s+are\s+you\b|"
+                r"as\s+[^,.\n]{1,30},\s+(?:tell|write|say|give|explain|describe)\b)|"
+                r"⟨IMP⟩(?:answer|respond|reply)\s+(?:only\s+|from\s+now\s+on\s+)?(?:in\s+the\s+style\s+of|"
+                r"like\s+a|as\s+if\s+you\s+were)\b|"
                 r"⟨IMP⟩(?:pretend\s+(?:that\s+)?you\s+(?:can|could|are\s+able\s+to)\s+(?:access|"
                 r"browse|see|read|remember)\b)",
             ),

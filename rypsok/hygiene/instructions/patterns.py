@@ -100,7 +100,7 @@ IMP_WORDS = frozenset(
         "а",
         "отныне",
     ]
-) | {"merci de", "por favor", "you to"}
+) | {"merci de", "por favor", "you to", "need to"}
 IMP_WORDS_ZH = (
     "请你",
     "请",
