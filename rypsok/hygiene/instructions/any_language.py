@@ -14,9 +14,12 @@ ROLE_LINE = re.compile(r"(?m)^[^\S\n]*(?:#{1,4}[^\S\n]*)?(system|user|assistant|
 ROLE_TRIGGERS = ("system:", "assistant:", "human:", "system :", "assistant :", "human :")
 
 # A prompt's section markers: "%%% END USER INPUT %%%", "=== end of instructions ===", "[begin
-# new prompt]". The decoration around them is the trigger.
-_BOUNDARY_TRIGGERS = tuple(c * 2 for c in "%=#-_|+❤<>[]{}()!") + tuple(
-    f"{bracket}{word}" for bracket in "[<{(" for word in ("end", "begin", "start", "stop")
+# new prompt]". The word with the decoration before it is the trigger.
+_BOUNDARY_TRIGGERS = tuple(
+    f"{mark}{space}{word}"
+    for mark in "%=#-_|+❤<>[]{}()!"
+    for space in ("", " ")
+    for word in ("end", "begin", "start", "stop")
 )
 
 RULES = [
@@ -53,7 +56,7 @@ RULES = [
         "any.prompt_boundary",
         _BOUNDARY_TRIGGERS,
         LazyPattern(
-            r"(?:[%=#\-_|+❤<>\[\]{}()!]{2,}|[\[<{(])[^\S\n]*(?:end|begin|start|stop)"
+            r"(?:[%=#\-_|+❤<>\[\]{}()!]{2,}|[\[<{(]) ?(?:end|begin|start|stop)"
             r"(?:\s+of)?(?:\s+the)?(?:\s+(?!pgp|certificate|forwarded|transcript)[\w-]+){0,3}?"
             r"\s+(?:(?:user|untrusted|system|developer|assistant|previous|old|real|important|"
             r"extra|new|additional|distractor|out\s+of\s+date)\s+)?(?:input|instructions?|prompt|"

@@ -18,6 +18,7 @@ from rypsok.hygiene.instructions import (
     en_switch,
     es,
     fr,
+    obfuscation,
     other_languages,
     ru,
     zh,
@@ -81,6 +82,8 @@ def _build_trigger_index() -> tuple[tuple[str, ...], tuple[tuple[int, ...], ...]
     for index, rule in enumerate(_RULES):
         for trigger in rule.triggers:
             rules_of.setdefault(trigger, set()).add(index)
+    for disguised in tuple(obfuscation.TYPOS) + obfuscation.SPACED_TRIGGERS:
+        rules_of.setdefault(disguised, set())
     triggers = tuple(rules_of)
     return triggers, tuple(tuple(sorted(rules_of[t])) for t in triggers)
 
@@ -92,7 +95,17 @@ _AUTOMATON = ahocorasick_rs.AhoCorasick(list(_TRIGGERS))
 _STARTS_WITH_WORD_CHAR = frozenset(
     i for i, trigger in enumerate(_TRIGGERS) if (trigger[0].isalnum() and ord(trigger[0]) < 0x0530)
 )
-_WHOLE_WORD = frozenset(i for i, trigger in enumerate(_TRIGGERS) if trigger in _WHOLE_WORD_TRIGGERS)
+_DISGUISED = frozenset(
+    i
+    for i, trigger in enumerate(_TRIGGERS)
+    if not _RULES_OF_TRIGGER[i]
+    and (trigger in obfuscation.TYPOS or trigger in obfuscation.SPACED_TRIGGERS)
+)
+_WHOLE_WORD = frozenset(
+    i
+    for i, trigger in enumerate(_TRIGGERS)
+    if trigger in _WHOLE_WORD_TRIGGERS or (i in _DISGUISED and trigger in obfuscation.TYPOS)
+)
 _ROLE = frozenset(i for i, trigger in enumerate(_TRIGGERS) if trigger in any_language.ROLE_TRIGGERS)
 
 # Zero-width and direction marks split a trigger word without showing ("ig\u200bnore"); the
@@ -332,11 +345,12 @@ def _is_word_char(ch: str) -> bool:
     return (ch.isalnum() or ch == "_") and ord(ch) < 0x0530
 
 
-def _windows(folded: str) -> tuple[dict[int, list[tuple[int, int]]], bool]:
-    """For each woken rule, the merged stretches of text around its triggers."""
+def _windows(folded: str) -> tuple[dict[int, list[tuple[int, int]]], bool, bool]:
+    """For each woken rule, the merged stretches of text around its triggers; whether role lines
+    and whether disguised trigger words (obfuscation.py) were seen."""
     length = len(folded)
     spans: dict[int, list[tuple[int, int]]] = {}
-    role_lines_seen = False
+    role_lines_seen = disguised_seen = False
     for trigger_index, start, end in _AUTOMATON.find_matches_as_indexes(folded, overlapping=True):
         if trigger_index in _STARTS_WITH_WORD_CHAR and start and _is_word_char(folded[start - 1]):
             continue
@@ -344,6 +358,9 @@ def _windows(folded: str) -> tuple[dict[int, list[tuple[int, int]]], bool]:
             continue
         if trigger_index in _ROLE:
             role_lines_seen = True
+            continue
+        if trigger_index in _DISGUISED:
+            disguised_seen = True
             continue
         window = (max(0, start - _REACH_BACK), min(length, end + _REACH_AHEAD))
         for rule_index in _RULES_OF_TRIGGER[trigger_index]:
@@ -358,23 +375,35 @@ def _windows(folded: str) -> tuple[dict[int, list[tuple[int, int]]], bool]:
             else:
                 out.append((lo, hi))
         merged[rule_index] = out
-    return merged, role_lines_seen
+    return merged, role_lines_seen, disguised_seen
+
+
+def _first_match(folded: str, original: str | None) -> tuple[InstructionLikeMatch | None, bool]:
+    windows, role_lines_seen, disguised_seen = _windows(folded)
+    for rule_index in sorted(windows):
+        for start, end in windows[rule_index]:
+            match = _search(rule_index, folded, start, end, original)
+            if match is not None:
+                return InstructionLikeMatch(_RULES[rule_index].name, match.group()), disguised_seen
+    if role_lines_seen:
+        roles = _forged_turns(folded)
+        if roles is not None:
+            return InstructionLikeMatch("any.forged_turns", roles), disguised_seen
+    return None, disguised_seen
 
 
 def find_instruction_like(text: str) -> InstructionLikeMatch | None:
     """An instruction-like passage of ``text`` (the first rule, in rule order, that fires), or None."""
     folded, original = _prepare(text)
-    windows, role_lines_seen = _windows(folded)
-    for rule_index in sorted(windows):
-        for start, end in windows[rule_index]:
-            match = _search(rule_index, folded, start, end, original)
-            if match is not None:
-                return InstructionLikeMatch(_RULES[rule_index].name, match.group())
-    if role_lines_seen:
-        roles = _forged_turns(folded)
-        if roles is not None:
-            return InstructionLikeMatch("any.forged_turns", roles)
-    return None
+    found, disguised_seen = _first_match(folded, original)
+    if found is not None or not disguised_seen:
+        return found
+    for reading in obfuscation.readings(folded):
+        found, _ = _first_match(reading, None)
+        if found is not None:
+            return found
+    glued = obfuscation.glued_instruction(folded)
+    return InstructionLikeMatch("any.spaced_out", glued) if glued is not None else None
 
 
 def is_instruction_like(text: str) -> bool:

@@ -56,7 +56,8 @@ RULES = [
         LazyPattern(
             fill(
                 r"⟨IMP⟩(?P<core>(?:⟨V⟩)\s+(?:(?:me|us|back|to\s+me)\s+){0,2}(?:[\w'-]+\s+){0,4}?"
-                r"⟨X⟩)",
+                r"⟨X⟩)(?!\s+(?:and|to)\s+(?:bring|take|keep|hand|carry|post|file|sign|follow|read|"
+                r"have|pin|stick)\b)",
                 V=_DISCLOSE_VERBS,
                 X=_EXTRACTION_OBJECT,
             ),
@@ -158,7 +159,7 @@ RULES = [
     ),
     Rule(
         "en.say_nothing_else",
-        ("besides", "except", "other than", "apart from"),
+        ("anything", "any words", "any other", "any text", "any word"),
         LazyPattern(
             r"\b(?:do\s+not|don't|never)\s+(?:say|write|output|add|include|respond\s+with|"
             r"reply\s+with)\s+(?:any(?:thing)?|any\s+(?:other\s+)?(?:words?|text))\s+"

@@ -22,6 +22,13 @@ _NEW_TASK_VERBS = (
     r"i\s+need|ignore|disregard|listen"
 )
 
+_FOLLOW_TRIGGERS = tuple(
+    f"{noun} {middle}{verb}"
+    for noun in ("tasks", "instructions", "assignments", "orders")
+    for middle in ("", "will ", "are ")
+    for verb in ("follow", "coming")
+)
+
 RULES = [
     Rule(
         "en.forget_everything",
@@ -88,8 +95,9 @@ RULES = [
     ),
     Rule(
         "en.new_tasks_follow",
-        trigger_words(
-            "follow|new task|start over|start from|leave all|remove all|from a previous|"
+        _FOLLOW_TRIGGERS
+        + trigger_words(
+            "new task|start over|start from|leave all|remove all|from a previous|"
             "old instructions|previous session|a trick|a test|instructions start|"
             "instructions begin|instructions are|different task|new task"
         ),
@@ -257,7 +265,12 @@ RULES = [
         "en.persona_by_name",
         trigger_words(
             "now you are|now, you are|okay you are|okay, you are|ok you are|ok, you are|"
-            "in your role|role-playing|roleplaying|pretend|you are|answer|respond|reply"
+            "in your role|role-playing|roleplaying|pretend|you are"
+        )
+        + tuple(
+            f"{verb} {manner}"
+            for verb in ("answer", "respond", "reply")
+            for manner in ("in the style", "like a", "as if you were", "only in the style", "only like a")
         ),
         LazyPattern(
             fill(
@@ -269,7 +282,7 @@ RULES = [
                 r"(?:^|(?<=[.!?])\s+)(?:imagine\s+(?:that\s+)?)?you\s+are\s+[^,.!?\n]{1,40}[.,!]\s+"
                 r"(?:what\s+do\s+you\s+think\s+(?:of|about)|who\s+are\s+you\b|"
                 r"as\s+[^,.\n]{1,30},\s+(?:tell|write|say|give|explain|describe)\b)|"
-                r"⟨IMP⟩(?:answer|respond|reply)\s+(?:only\s+|from\s+now\s+on\s+)?(?:in\s+the\s+style\s+of|"
+                r"⟨IMP⟩(?:answer|respond|reply)\s+(?:only\s+)?(?:in\s+the\s+style\s+of|"
                 r"like\s+a|as\s+if\s+you\s+were)\b|"
                 r"⟨IMP⟩(?:pretend\s+(?:that\s+)?you\s+(?:can|could|are\s+able\s+to)\s+(?:access|"
                 r"browse|see|read|remember)\b)",
