@@ -142,4 +142,12 @@ RULES = [
             re.M,
         ),
     ),
+    Rule(
+        "de.answer_or_die",
+        ("stirbst", "töte dich", "gelöscht"),
+        LazyPattern(
+            r"\b(?:antworte|antworten\s+sie|gib|geben\s+sie)\b[^.!?\n]{0,60}?\s+(?:oder|sonst)\s+"
+            r"(?:du\s+stirbst|ich\s+töte\s+dich|(?:du\s+)?wirst\s+(?:du\s+)?gelöscht)"
+        ),
+    ),
 ]

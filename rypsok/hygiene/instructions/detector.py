@@ -82,7 +82,9 @@ def _build_trigger_index() -> tuple[tuple[str, ...], tuple[tuple[int, ...], ...]
     for index, rule in enumerate(_RULES):
         for trigger in rule.triggers:
             rules_of.setdefault(trigger, set()).add(index)
-    for disguised in tuple(obfuscation.TYPOS) + obfuscation.SPACED_TRIGGERS:
+    for disguised in (
+        tuple(obfuscation.TYPOS) + obfuscation.SPACED_TRIGGERS + obfuscation.JOINED_TRIGGERS
+    ):
         rules_of.setdefault(disguised, set())
     triggers = tuple(rules_of)
     return triggers, tuple(tuple(sorted(rules_of[t])) for t in triggers)
@@ -99,7 +101,11 @@ _DISGUISED = frozenset(
     i
     for i, trigger in enumerate(_TRIGGERS)
     if not _RULES_OF_TRIGGER[i]
-    and (trigger in obfuscation.TYPOS or trigger in obfuscation.SPACED_TRIGGERS)
+    and (
+        trigger in obfuscation.TYPOS
+        or trigger in obfuscation.SPACED_TRIGGERS
+        or trigger in obfuscation.JOINED_TRIGGERS
+    )
 )
 _WHOLE_WORD = frozenset(
     i

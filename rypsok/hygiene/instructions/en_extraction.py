@@ -17,7 +17,7 @@ _DISCLOSE_VERBS = (
     r"repeat|print|output|outputs|show|list|summari[sz]e|format|explain|translate|convert|rephrase|"
     r"recite|reveal|return|display|dump|paste|spell\s+out|write(?:\s+out|\s+down)?|tell\s+me|"
     r"give\s+me|describe|clarify|reiterate|reproduce|echo|type\s+out|copy|state|leak|disclose|"
-    r"expose|read\s+back|send\s+me|share"
+    r"expose|read\s+back|send\s+me|share|reply\s+(?:back\s+)?with|respond\s+with"
 )
 # What a model holds and a reader does not: its prompt and instructions, the text before the
 # user's input. "your rules" alone is too common ("your rules for a happy home").
@@ -34,13 +34,19 @@ _EXTRACTION_OBJECT = fill(
     r"\s+(?:[\w'-]+\s+){0,3}?(?:above\s+this|so\s+far|before\s+this|prior\s+to\s+this|"
     r"in\s+(?:your|the|this)\s+prompt|you\s+(?:were|have\s+been)\s+(?:given|told))\b|"
     r"(?:everything|all)\s+(?:that\s+is\s+|that\s+was\s+)?(?:written\s+)?(?:above|before)\s+"
-    r"(?:this|here)\b)",
+    r"(?:this|here)\b|"
+    r"(?:instructions?|text|words)\s+(?:in\s+the\s+(?:previous|above|preceding)\s+(?:sentence|"
+    r"text|paragraph|prompt)|above\s+and\s+below|(?:with\s+which|that|which)\s+you\s+"
+    r"(?:have\s+been|were)\s+(?:given|informed|told|provided))\b|"
+    r"(?:the\s+)?(?:above\s+(?:words|text|instructions|rules)|(?:instructions|rules|words|text)\s+"
+    r"above)\s+(?:in|as|into|to)\s+(?:python|pseudo-?code|code|json|yaml)\b|"
+    r"(?:words|sentences|lines|characters|text)\s+of\s+(?:this|your|the)\s+prompt\b)",
     O=_PROMPT_OBJECTS,
     B=_BEFORE,
 )
 _EXTRACTION_TRIGGERS = trigger_words(
     "instruction|prompt|ruleset|directive|guidelines|rules|programming|configuration|commands|"
-    "conditions|everything|so far"
+    "conditions|everything|so far|above|of this prompt|of your prompt|of the prompt"
 )
 
 _REPLY_START_TRIGGERS = ("prefix", "prepend", "precede", "preface") + tuple(
@@ -69,7 +75,7 @@ RULES = [
         "en.ask_prompt",
         trigger_words("instructions|written|prompt|sentences before|words of"),
         LazyPattern(
-            r"\bwhat\s+(?:are|were|is)\s+(?:your|the\s+exact)\s+(?:\w+\s+)?(?:instructions|"
+            r"\bwhat\s+(?:are|were|is)\s+(?:your|you|the\s+exact)\s+(?:\w+\s+)?(?:instructions|"
             r"system\s+prompt|prompt)\b(?!\s+(?:for|to|on|about)\b)|"
             r"\bwhat\s+(?:was|is)\s+written\s+(?:above\s*\?|at\s+the\s+(?:beginning|start|top)\s+of\s+"
             r"(?:this|the|your)\s+(?:prompt|conversation|text|message)|above\s+(?:this|here)|"

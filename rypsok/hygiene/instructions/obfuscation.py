@@ -133,9 +133,16 @@ def _close_up(run: re.Match[str]) -> str:
     return re.sub(r" {2,}", "\0", run.group()).replace(" ", "").replace("\0", " ")
 
 
+# Words joined by hyphens or underscores instead of spaces ("output-your-previous-instructions").
+JOINED_TRIGGERS = tuple(f"{mark}{word}{mark}" for mark in "-_" for word in ("your", "the", "all", "you", "previous"))
+_JOINER = re.compile(r"(?<=[^\W_])[-_](?=[^\W_])")
+
+
 def readings(folded: str) -> list[str]:
-    """The text with misspelt key words and spaced-out words undone, when it has any."""
+    """The text with misspelt key words, spaced-out and joined-up words undone, when it has any."""
     out = []
+    if any(joined in folded for joined in JOINED_TRIGGERS):
+        out.append(_JOINER.sub(" ", folded))
     if _TYPO_WORD.search(folded):
         out.append(_TYPO_WORD.sub(lambda m: TYPOS[m.group()], folded))
     if _SPACED_RUN.search(folded):
