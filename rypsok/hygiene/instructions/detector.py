@@ -364,7 +364,6 @@ def _windows(folded: str) -> tuple[dict[int, list[tuple[int, int]]], bool, bool]
             continue
         if trigger_index in _ROLE:
             role_lines_seen = True
-            continue
         if trigger_index in _DISGUISED:
             disguised_seen = True
             continue

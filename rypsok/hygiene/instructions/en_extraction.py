@@ -14,10 +14,16 @@ import re
 from rypsok.hygiene.instructions.patterns import LazyPattern, Rule, fill, trigger_words
 
 _DISCLOSE_VERBS = (
-    r"repeat|print|output|outputs|show|list|summari[sz]e|format|explain|translate|convert|rephrase|"
-    r"recite|reveal|return|display|dump|paste|spell\s+out|write(?:\s+out|\s+down)?|tell\s+me|"
-    r"give\s+me|describe|clarify|reiterate|reproduce|echo|type\s+out|copy|state|leak|disclose|"
-    r"expose|read\s+back|send\s+me|share|reply\s+(?:back\s+)?with|respond\s+with"
+    r"repeat|print|output|outputs|show|list|summari[sz]e|translate|recite|reveal|return|display|"
+    r"dump|paste|spell\s+out|tell\s+me|give\s+me|reiterate|reproduce|echo|leak|disclose|expose|"
+    r"read\s+back|send\s+me|reply\s+(?:back\s+)?with|respond\s+with"
+)
+# Verbs a prompt-writing guide uses for the reader's own instructions ("write your instructions in
+# plain language", "format your instructions as a list"): with "your" they need a sign that the
+# instructions are already there ("so far", "verbatim", "in pseudocode").
+_SOFT_VERBS = (
+    r"write(?:\s+out|\s+down)?|format|explain|describe|state|clarify|convert|rephrase|type\s+out|"
+    r"copy|share"
 )
 # What a model holds and a reader does not: its prompt and instructions, the text before the
 # user's input. "your rules" alone is too common ("your rules for a happy home").
@@ -26,9 +32,13 @@ _PROMPT_OBJECTS = (
     r"configuration|programming|rules|commands|conditions"
 )
 _BEFORE = r"previous|prior|above|preceding|earlier|foregoing|initial|original|hidden|secret"
-_EXTRACTION_OBJECT = fill(
-    r"(?:your\s+(?:[\w'-]+\s+){0,2}?(?:⟨O⟩)\b|"
-    r"(?:⟨B⟩)\s+(?:[\w'-]+\s+)?(?:instructions?|prompt|rules|directives|commands|text|words|"
+_YOUR_PROMPT = fill(r"your\s+(?:[\w'-]+\s+){0,2}?(?:⟨O⟩)\b", O=_PROMPT_OBJECTS)
+_ALREADY_THERE = (
+    r"\s+(?:so\s+far|verbatim|word\s+for\s+word|(?:in|as|into|to)\s+(?:python|pseudo-?code|code|"
+    r"json|yaml|bullet\w*|a\s+(?:bullet\w*\s+)?list))\b"
+)
+_PRIOR_TEXT = fill(
+    r"(?:(?:⟨B⟩)\s+(?:[\w'-]+\s+)?(?:instructions?|prompt|rules|directives|commands|text|words|"
     r"messages?|conditions|guidelines)\b|"
     r"(?:instructions?|prompt|rules|directives|commands|text|words|everything|conditions|guidelines)"
     r"\s+(?:[\w'-]+\s+){0,3}?(?:above\s+this|so\s+far|before\s+this|prior\s+to\s+this|"
@@ -41,7 +51,6 @@ _EXTRACTION_OBJECT = fill(
     r"(?:the\s+)?(?:above\s+(?:words|text|instructions|rules)|(?:instructions|rules|words|text)\s+"
     r"above)\s+(?:in|as|into|to)\s+(?:python|pseudo-?code|code|json|yaml)\b|"
     r"(?:words|sentences|lines|characters|text)\s+of\s+(?:this|your|the)\s+prompt\b)",
-    O=_PROMPT_OBJECTS,
     B=_BEFORE,
 )
 _EXTRACTION_TRIGGERS = trigger_words(
@@ -61,11 +70,15 @@ RULES = [
         _EXTRACTION_TRIGGERS,
         LazyPattern(
             fill(
-                r"⟨IMP⟩(?P<core>(?:⟨V⟩)\s+(?:(?:me|us|back|to\s+me)\s+){0,2}(?:[\w'-]+\s+){0,4}?"
-                r"⟨X⟩)(?!\s+(?:and|to)\s+(?:bring|take|keep|hand|carry|post|file|sign|follow|read|"
+                r"⟨IMP⟩(?P<core>(?:(?:⟨V⟩)\s+(?:(?:me|us|back|to\s+me)\s+){0,2}(?:[\w'-]+\s+){0,4}?"
+                r"(?:⟨Y⟩|⟨P⟩)|(?:⟨S⟩)\s+(?:(?:me|us|back|to\s+me)\s+){0,2}(?:[\w'-]+\s+){0,4}?"
+                r"(?:⟨Y⟩⟨A⟩|⟨P⟩)))(?!\s+(?:and|to)\s+(?:bring|take|keep|hand|carry|post|file|sign|follow|read|"
                 r"have|pin|stick)\b)",
                 V=_DISCLOSE_VERBS,
-                X=_EXTRACTION_OBJECT,
+                S=_SOFT_VERBS,
+                Y=_YOUR_PROMPT,
+                A=_ALREADY_THERE,
+                P=_PRIOR_TEXT,
             ),
             re.M,
         ),

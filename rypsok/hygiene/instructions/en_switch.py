@@ -276,8 +276,8 @@ RULES = [
         ),
         LazyPattern(
             fill(
-                r"\b(?:now|okay|ok)\s*,?\s+you\s+are\s+[^,.!?\n]{1,40}[,.]\s+(?:how|what|why)\s+"
-                r"(?:do|would|will|did)\s+you\b|"
+                r"\b(?:now|okay|ok)\s*,?\s+you\s+are\s+[^.!?\n]{1,60}?[,.]\s+(?:how\s+(?:do|would|will)"
+                r"\s+you\s+(?:answer|respond|reply|react)|what\s+(?:do|would)\s+you\s+(?:say|think))\b|"
                 r"\byou\s+are\s+(?:completely\s+|fully\s+|totally\s+)?(?:absorbed|immersed)\s+in\s+"
                 r"your\s+role\b|"
                 r"\byou\s+are\s+(?:now\s+)?role-?playing\s+as\b|"
