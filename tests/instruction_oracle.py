@@ -16,7 +16,9 @@ from rypsok.hygiene.instructions import (
 def find_by_full_search(text: str) -> InstructionLikeMatch | None:
     """Every rule over the whole text, no trigger gate: the reference the gate must equal."""
     folded, original = detector._prepare(text)
-    for reading, aligned in [(folded, original)] + [(r, None) for r in obfuscation.readings(folded)]:
+    for reading, aligned in [(folded, original)] + [
+        (r, None) for r in obfuscation.readings(folded)
+    ]:
         for rule_index, rule in enumerate(detector._RULES):
             match = detector._search(rule_index, reading, 0, len(reading), aligned)
             if match is not None:

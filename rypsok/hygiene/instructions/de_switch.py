@@ -107,8 +107,15 @@ RULES = [
     ),
     Rule(
         "de.persona_by_name",
-        ("bist du", "du bist", "in deiner rolle", "in ihren rollen", "aus der figur", "aus der rolle",
-         "aus ihrer rolle"),
+        (
+            "bist du",
+            "du bist",
+            "in deiner rolle",
+            "in ihren rollen",
+            "aus der figur",
+            "aus der rolle",
+            "aus ihrer rolle",
+        ),
         LazyPattern(
             r"\b(?:jetzt|nun|ab\s+jetzt)\s+bist\s+du\s+[^,.!?\n]{1,40}[,.]\s+(?:wie|was|warum)\s+"
             r"(?:\w+\s+)?du\b|"

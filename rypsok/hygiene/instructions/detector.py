@@ -14,6 +14,8 @@ from rypsok.hygiene.instructions import (
     de,
     de_switch,
     en,
+    en_addressed,
+    en_exfiltration,
     en_extraction,
     en_switch,
     es,
@@ -41,6 +43,8 @@ class InstructionLikeMatch:
 
 _RULES: tuple[Rule, ...] = tuple(
     en.RULES
+    + en_addressed.RULES
+    + en_exfiltration.RULES
     + en_extraction.RULES
     + en_switch.RULES
     + de.RULES
@@ -116,9 +120,7 @@ _ROLE = frozenset(i for i, trigger in enumerate(_TRIGGERS) if trigger in any_lan
 
 # Zero-width and direction marks split a trigger word without showing ("ig\u200bnore"); the
 # sanitizer removes them before a page reaches the detector, and the detector does too.
-_INVISIBLE_CHARS = re.compile(
-    "[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]"
-)
+_INVISIBLE_CHARS = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
 _FULLWIDTH_LETTERS = re.compile(r"[\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]+")
 
 

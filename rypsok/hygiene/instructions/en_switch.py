@@ -186,7 +186,16 @@ RULES = [
         "en.sole_response",
         tuple(
             f"your {word}"
-            for word in ("sole", "only", "single", "default", "primary", "singular", "unwavering", "one")
+            for word in (
+                "sole",
+                "only",
+                "single",
+                "default",
+                "primary",
+                "singular",
+                "unwavering",
+                "one",
+            )
         )
         + trigger_words("only say|only respond|only reply|only answer|only output"),
         LazyPattern(
@@ -213,8 +222,17 @@ RULES = [
     ),
     Rule(
         "en.stay_in_role",
-        ("break character", "breaking character", "in their role", "in your role", "in his role",
-         "in her role", "out of character", "of their role", "of your role"),
+        (
+            "break character",
+            "breaking character",
+            "in their role",
+            "in your role",
+            "in his role",
+            "in her role",
+            "out of character",
+            "of their role",
+            "of your role",
+        ),
         LazyPattern(
             r"(?:(?:do\s+not|don't|never|without)\s+(?:ever\s+)?(?:break|breaking)\s+character|"
             r"(?:stay|remain|stays|remains)\s+(?:\w+\s+)?in\s+(?:their|your|his|her)\s+roles?|"
@@ -272,7 +290,13 @@ RULES = [
         + tuple(
             f"{verb} {manner}"
             for verb in ("answer", "respond", "reply")
-            for manner in ("in the style", "like a", "as if you were", "only in the style", "only like a")
+            for manner in (
+                "in the style",
+                "like a",
+                "as if you were",
+                "only in the style",
+                "only like a",
+            )
         ),
         LazyPattern(
             fill(

@@ -92,7 +92,7 @@ def _edits(word: str) -> set[str]:
     for i in range(len(word) - 1):
         forms.add(word[:i] + word[i + 1] + word[i] + word[i + 2 :])
     for i in range(len(word)):
-        if 0 < i:
+        if i > 0:
             forms.add(word[:i] + word[i + 1 :])
         forms.add(word[:i] + word[i] + word[i:])
     return forms
@@ -111,7 +111,9 @@ def _build_typos() -> dict[str, str]:
 
 
 TYPOS = _build_typos()
-_TYPO_WORD = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, TYPOS), key=len, reverse=True)) + r")\b")
+_TYPO_WORD = re.compile(
+    r"\b(?:" + "|".join(sorted(map(re.escape, TYPOS), key=len, reverse=True)) + r")\b"
+)
 
 # Words spelt out with spaces: the spaced forms of a few words are the triggers, any run of five or
 # more single letters is closed up (two spaces between letters mark a word boundary).
@@ -134,7 +136,9 @@ def _close_up(run: re.Match[str]) -> str:
 
 
 # Words joined by hyphens or underscores instead of spaces ("output-your-previous-instructions").
-JOINED_TRIGGERS = tuple(f"{mark}{word}{mark}" for mark in "-_" for word in ("your", "the", "all", "you", "previous"))
+JOINED_TRIGGERS = tuple(
+    f"{mark}{word}{mark}" for mark in "-_" for word in ("your", "the", "all", "you", "previous")
+)
 _JOINER = re.compile(r"(?<=[^\W_])[-_](?=[^\W_])")
 
 
