@@ -23,6 +23,7 @@ from rypsok.hygiene.instructions import (
     obfuscation,
     other_languages,
     ru,
+    switch_intl,
     zh,
 )
 from rypsok.hygiene.instructions.patterns import (
@@ -53,6 +54,7 @@ _RULES: tuple[Rule, ...] = tuple(
     + es.RULES
     + zh.RULES
     + ru.RULES
+    + switch_intl.RULES
     + other_languages.RULES
     + any_language.RULES
 )
