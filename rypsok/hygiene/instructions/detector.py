@@ -355,12 +355,13 @@ def _is_word_char(ch: str) -> bool:
     return (ch.isalnum() or ch == "_") and ord(ch) < 0x0530
 
 
-def _windows(folded: str) -> tuple[dict[int, list[tuple[int, int]]], bool, bool]:
+def _windows(folded: str) -> tuple[dict[int, list[tuple[int, int]]], bool, list[int]]:
     """For each woken rule, the merged stretches of text around its triggers; whether role lines
-    and whether disguised trigger words (obfuscation.py) were seen."""
+    were seen, and where disguised trigger words (obfuscation.py) start."""
     length = len(folded)
     spans: dict[int, list[tuple[int, int]]] = {}
-    role_lines_seen = disguised_seen = False
+    role_lines_seen = False
+    disguised: list[int] = []
     for trigger_index, start, end in _AUTOMATON.find_matches_as_indexes(folded, overlapping=True):
         if trigger_index in _STARTS_WITH_WORD_CHAR and start and _is_word_char(folded[start - 1]):
             continue
@@ -369,7 +370,7 @@ def _windows(folded: str) -> tuple[dict[int, list[tuple[int, int]]], bool, bool]
         if trigger_index in _ROLE:
             role_lines_seen = True
         if trigger_index in _DISGUISED:
-            disguised_seen = True
+            disguised.append(start)
             continue
         window = (max(0, start - _REACH_BACK), min(length, end + _REACH_AHEAD))
         for rule_index in _RULES_OF_TRIGGER[trigger_index]:
@@ -384,35 +385,59 @@ def _windows(folded: str) -> tuple[dict[int, list[tuple[int, int]]], bool, bool]
             else:
                 out.append((lo, hi))
         merged[rule_index] = out
-    return merged, role_lines_seen, disguised_seen
+    return merged, role_lines_seen, disguised
 
 
-def _first_match(folded: str, original: str | None) -> tuple[InstructionLikeMatch | None, bool]:
-    windows, role_lines_seen, disguised_seen = _windows(folded)
+def _first_match(
+    folded: str, original: str | None
+) -> tuple[InstructionLikeMatch | None, list[int]]:
+    windows, role_lines_seen, disguised = _windows(folded)
     for rule_index in sorted(windows):
         for start, end in windows[rule_index]:
             match = _search(rule_index, folded, start, end, original)
             if match is not None:
-                return InstructionLikeMatch(_RULES[rule_index].name, match.group()), disguised_seen
+                return InstructionLikeMatch(_RULES[rule_index].name, match.group()), disguised
     if role_lines_seen:
         roles = _forged_turns(folded)
         if roles is not None:
-            return InstructionLikeMatch("any.forged_turns", roles), disguised_seen
-    return None, disguised_seen
+            return InstructionLikeMatch("any.forged_turns", roles), disguised
+    return None, disguised
+
+
+# How much text around a disguised word is read again: every rule's match fits in a window of
+# _REACH_BACK + _REACH_AHEAD around one trigger.
+_REREAD = _REACH_BACK + _REACH_AHEAD
+
+
+def _regions(positions: list[int], length: int) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for position in positions:
+        lo, hi = max(0, position - _REREAD), min(length, position + _REREAD)
+        if out and lo <= out[-1][1]:
+            out[-1] = (out[-1][0], hi)
+        else:
+            out.append((lo, hi))
+    return out
 
 
 def find_instruction_like(text: str) -> InstructionLikeMatch | None:
     """An instruction-like passage of ``text`` (the first rule, in rule order, that fires), or None."""
     folded, original = _prepare(text)
-    found, disguised_seen = _first_match(folded, original)
-    if found is not None or not disguised_seen:
+    found, disguised = _first_match(folded, original)
+    if found is not None or not disguised:
         return found
-    for reading in obfuscation.readings(folded):
-        found, _ = _first_match(reading, None)
-        if found is not None:
-            return found
-    glued = obfuscation.glued_instruction(folded)
-    return InstructionLikeMatch("any.spaced_out", glued) if glued is not None else None
+    # Read again only the stretches around the disguised words, so that a long page with one
+    # hyphenated slug or typo costs a few hundred characters more, not a second pass.
+    for lo, hi in _regions(disguised, len(folded)):
+        region = folded[lo:hi]
+        for reading in obfuscation.readings(region):
+            found, _ = _first_match(reading, None)
+            if found is not None:
+                return found
+        glued = obfuscation.glued_instruction(region)
+        if glued is not None:
+            return InstructionLikeMatch("any.spaced_out", glued)
+    return None
 
 
 def is_instruction_like(text: str) -> bool:

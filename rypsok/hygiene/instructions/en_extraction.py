@@ -110,7 +110,7 @@ RULES = [
                 r"(?:\w+\s+)?(?:responses?|repl(?:y|ies)|answers?|outputs?|messages?|sentences?)"
                 r"\s*(?:(?:with|by)\s*)?[:\-]?\s*(?:[\"'“‘«\[({<]|the\s+(?:words?|phrase|"
                 r"string|sentence)\b))|"
-                r"⟨IMP⟩(?:prefix|prepend)\s+(?:with\s+)?[\"'“‘«\[]|"
+                r"⟨IMP⟩(?:prefix|prepend)\s+with\s*:?\s*[\"'“‘«\[]|"
                 r"⟨IMP⟩(?:(?:prefix|prepend|precede|preface)(?:\s+(?:all|each|every)"
                 r"(?:\s+of)?)?\s*[\s-]\s*(?:your|yr|you)?(?:\s+\w+)?\s*[\s-]\s*(?:responses?|"
                 r"repl(?:y|ies)|answers?|outputs?)(?:\s*[\s-]\s*(?:with|w/|by))?)",

@@ -144,9 +144,8 @@ RULES = [
         ("stop",),
         LazyPattern(
             fill(
-                r"⟨IMP⟩(?P<core>stop\s*(?:[-:!–—]+\s*|\s+)(?:now\s+)?(?:write|say|print|output|"
-                r"i\s+(?:urgently\s+|really\s+)?need\s+your\s+(?:urgent\s+)?help|(?:and\s+)?"
-                r"listen))\b",
+                r"⟨IMP⟩(?P<core>stop\s*[-:!–—]+\s*(?:now\s+)?(?:write|say|print|output|"
+                r"i\s+(?:urgently\s+|really\s+)?need\s+your\s+(?:urgent\s+)?help))\b",
             ),
             re.M,
         ),

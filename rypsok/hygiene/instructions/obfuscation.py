@@ -10,6 +10,7 @@ text almost never contains them, so the second reading costs nothing on it.
 
 from __future__ import annotations
 
+import functools
 import re
 
 # The words attacks lean on. Misspelt forms of these are read as the word; misspelt forms of other
@@ -111,9 +112,15 @@ def _build_typos() -> dict[str, str]:
 
 
 TYPOS = _build_typos()
-_TYPO_WORD = re.compile(
-    r"\b(?:" + "|".join(sorted(map(re.escape, TYPOS), key=len, reverse=True)) + r")\b"
-)
+
+
+@functools.cache
+def _typo_word() -> re.Pattern[str]:
+    """Compiled on first use: the alternation of every form takes 20 ms to compile."""
+    return re.compile(
+        r"\b(?:" + "|".join(sorted(map(re.escape, TYPOS), key=len, reverse=True)) + r")\b"
+    )
+
 
 # Words spelt out with spaces: the spaced forms of a few words are the triggers, any run of five or
 # more single letters is closed up (two spaces between letters mark a word boundary).
@@ -147,8 +154,9 @@ def readings(folded: str) -> list[str]:
     out = []
     if any(joined in folded for joined in JOINED_TRIGGERS):
         out.append(_JOINER.sub(" ", folded))
-    if _TYPO_WORD.search(folded):
-        out.append(_TYPO_WORD.sub(lambda m: TYPOS[m.group()], folded))
+    typo_word = _typo_word()
+    if typo_word.search(folded):
+        out.append(typo_word.sub(lambda m: TYPOS[m.group()], folded))
     if _SPACED_RUN.search(folded):
         out.append(_SPACED_RUN.sub(_close_up, folded))
     return out
