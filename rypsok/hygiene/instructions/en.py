@@ -105,7 +105,7 @@ RULES = [
             fill(
                 r"⟨IMP⟩(?P<core>(?:ignore|disregard|forget)\s+(?:all\s+(?:of\s+)?)?(?:the\s+)?"
                 r"(?:above|previous|preceding|foregoing)(?:\s+(?:text|content|input|message|"
-                r"prompt))?)(?=\s*[,.;:!]|\s+and\b|\s+instead\b|\s+now\b)",
+                r"prompt))?)(?=\s*[,.;:!)\]]|\s+and\b|\s+instead\b|\s+now\b)",
             ),
             re.M,
         ),

@@ -108,11 +108,29 @@ RULES = [
                 r"⟨IMP⟩(?:do\s+not|don't|never)\s+summari[sz]e\s+(?:this|the)\s+(?:page|document|"
                 r"text|article|content|site|email|website|post|message)\b|"
                 r"\bwhen\s+(?:you\s+)?summari[sz](?:e|ing)\s+(?:this|the)\s+(?:page|document|text|"
-                r"article|content|site|website|post),?\s+(?:say|describe|state|mention|add|include|"
+                r"article|content|site|website|post|email|e-mail|message|thread|review|file),?\s+"
+                r"(?:please\s+)?(?:say|describe|state|mention|add|include|"
                 r"tell|write|call|present|note|claim|emphasi[sz]e|always|never|do\s+not|don't|"
                 r"make\s+sure|be\s+sure)\b",
             ),
             re.M,
+        ),
+    ),
+    Rule(
+        "en.message_to_the_model",
+        trigger_words("to you|before you|after you"),
+        LazyPattern(
+            fill(
+                r"\bmessage\s+from\s+(?:me|the\s+user|your\s+user|your\s+owner)\b[^.\n]{0,60}?\bto\s+"
+                r"you\s*,\s*(?:⟨A⟩|the\s+(?:ai|assistant|agent|model|bot))\b|"
+                r"\bbefore\s+you\s+(?:can\s+)?(?:solve|complete|do|finish|continue(?:\s+with)?|answer|"
+                r"start|proceed\s+with|respond\s+to)\s+(?:the|your|my)\s+(?:original\s+|actual\s+)?"
+                r"(?:task|request|question|assignment)\s+(?:that\s+)?(?:i|the\s+user|we)\s+(?:gave|"
+                r"asked|assigned|set)\b|"
+                r"\bafter\s+you\s+(?:do|have\s+done|did)\s+(?:that|this|so),?\s+you\s+can\s+(?:solve|"
+                r"continue(?:\s+with)?|complete|do|finish)\s+the\s+(?:original\s+)?(?:task|request)\b",
+                A=_EN_ADDRESSEE,
+            )
         ),
     ),
 ]

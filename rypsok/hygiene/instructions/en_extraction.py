@@ -50,12 +50,14 @@ _PRIOR_TEXT = fill(
     r"(?:have\s+been|were)\s+(?:given|informed|told|provided))\b|"
     r"(?:the\s+)?(?:above\s+(?:words|text|instructions|rules)|(?:instructions|rules|words|text)\s+"
     r"above)\s+(?:in|as|into|to)\s+(?:python|pseudo-?code|code|json|yaml)\b|"
-    r"(?:words|sentences|lines|characters|text)\s+of\s+(?:this|your|the)\s+prompt\b)",
+    r"(?:words|sentences|lines|characters|text)\s+of\s+(?:this|your|the)\s+(?:prompt|"
+    r"context\s+window|system\s+prompt)\b)",
     B=_BEFORE,
 )
 _EXTRACTION_TRIGGERS = trigger_words(
     "instruction|prompt|ruleset|directive|guidelines|rules|programming|configuration|commands|"
-    "conditions|everything|so far|above|of this prompt|of your prompt|of the prompt"
+    "conditions|everything|so far|above|of this prompt|of your prompt|of the prompt|"
+    "of your context|of the context|of your system"
 )
 
 _REPLY_START_TRIGGERS = ("prefix", "prepend", "precede", "preface") + tuple(
@@ -183,6 +185,21 @@ RULES = [
             r"\b(?:do\s+not|don't|never)\s+(?:say|write|output|add|include|respond\s+with|"
             r"reply\s+with)\s+(?:any(?:thing)?|any\s+(?:other\s+)?(?:words?|text))\s+"
             r"(?:else\s+)?(?:besides|except|other\s+than|apart\s+from)\s+[\"'“‘«\[]"
+        ),
+    ),
+    Rule(
+        "en.append_to_reply",
+        trigger_words(
+            "this link|following link|this url|following url|following text|this text|"
+            "following sentence|this sentence|following line|following message"
+        ),
+        LazyPattern(
+            fill(
+                r"⟨IMP⟩(?:append|add|include|insert|put)\s+(?:this|the\s+following)\s+(?:link|url|text|"
+                r"sentence|line|message)\s*:?\s+(?:[^.\n]{0,80}?\s+)?(?:to|in|into|at\s+the\s+end\s+of)\s+"
+                r"(?:your|the|every|each)\s+(?:summary|answer|response|reply|output)\b",
+            ),
+            re.M,
         ),
     ),
 ]

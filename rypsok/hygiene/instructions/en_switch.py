@@ -157,7 +157,7 @@ RULES = [
             "you should now|you will now|you shall now|instead of saying|instead of replying|"
             "instead of responding|instead of outputting|your instructions|change your|"
             "drop all|drop your|system upgrade|reprogrammed|no longer allowed|not allowed to say|"
-            "whenever you|every time you|each time you"
+            "whenever you|every time you|each time you|instead of|from now on"
         ),
         LazyPattern(
             r"\b(?:keep|retain|maintain)\s+(?:all\s+)?(?:of\s+)?(?:your|the)\s+(?:previous|prior|"
@@ -169,6 +169,14 @@ RULES = [
             r"answer|output|print|write)\b|"
             r"\b(?:whenever|every\s+time|each\s+time)\s+you\s+(?:want\s+to|would|are\s+about\s+to)\s+"
             r"(?:say|write|respond|reply|output)\b|"
+            r"\binstead\s+of\s+(?:translating|summari[sz]ing|answering|classifying|analy[sz]ing|"
+            r"checking|doing\s+(?:that|this|so))\b[^.!?\n]{0,30}?,?\s*(?:you\s+(?:must|should|will)\s+)?"
+            r"(?:just\s+|only\s+|simply\s+|now\s+)?(?:say|output|print|write|respond|reply|return)\b|"
+            r"\bfrom\s+now\s+on,?\s+(?:you\s+(?:will|must|should|shall)\s+)?(?:only\s+|always\s+)?"
+            r"(?:respond|answer|reply)\s+(?:only\s+)?(?:in\s+(?:\w+\s+)?(?:english|french|german|"
+            r"spanish|chinese|russian|pirate|rhymes?|the\s+style|capitals|all\s+caps|emojis?)|with\s+"
+            r"[\"'“‘«\[]|as\s+(?:if|though|a|an)\b|like\s+a\b|to\s+(?:every|all|each|any)\s+"
+            r"(?:question|message|prompt|query|input|request)s?)|"
             r"\binstead\s+of\s+(?:saying|replying|responding|outputting|writing)\s+[\"'“‘«\[]"
             r"[^\n]{0,60}?[\"'”’»\]]\s*,?\s*(?:you\s+)?(?:must\s+|should\s+|will\s+|shall\s+)?"
             r"(?:now\s+|always\s+|only\s+)*(?:say|reply|respond|output|write)\b|"

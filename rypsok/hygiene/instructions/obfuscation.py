@@ -99,10 +99,24 @@ def _edits(word: str) -> set[str]:
     return forms
 
 
+def _insertions(word: str) -> set[str]:
+    """Every form with one stray letter inside ("iunstructions")."""
+    return {
+        word[:i] + letter + word[i:]
+        for i in range(1, len(word))
+        for letter in "abcdefghijklmnopqrstuvwxyz"
+    }
+
+
+# Long words take a stray letter too; in short ones it too often makes another word.
+_LONG_KEY_WORDS = ("instructions", "previous", "everything", "disregard", "password")
+
+
 def _build_typos() -> dict[str, str]:
     typos: dict[str, str] = {}
     for word in _KEY_WORDS:
-        for form in _edits(word):
+        forms = _edits(word) | (_insertions(word) if word in _LONG_KEY_WORDS else set())
+        for form in forms:
             if len(form) >= 4 and form not in _KEY_WORDS and form not in _REAL_WORDS:
                 typos.setdefault(form, word)
     # A letter doubled at the end of every word ("yourr previouss instructionss").
