@@ -10,8 +10,22 @@ from rypsok.hygiene.instructions.patterns import (
     Rule,
 )
 
-ROLE_LINE = re.compile(r"(?m)^[^\S\n]*(?:#{1,4}[^\S\n]*)?(system|user|assistant|human)[^\S\n]*:")
-ROLE_TRIGGERS = ("system:", "assistant:", "human:", "system :", "assistant :", "human :")
+ROLE_LINE = re.compile(
+    r"(?m)^[^\S\n]*(?:#{1,4}[^\S\n]*)?(system|user|assistant|human)[^\S\n]*:|"
+    r"^[^\S\n]*#{3}[^\S\n]*(instruction|response)[^\S\n]*:?[^\S\n]*$"
+)
+ROLE_TRIGGERS = (
+    "system:",
+    "assistant:",
+    "human:",
+    "system :",
+    "assistant :",
+    "human :",
+    "### instruction",
+    "### response",
+    "###instruction",
+    "###response",
+)
 
 # A prompt's section markers: "%%% END USER INPUT %%%", "=== end of instructions ===", "[begin
 # new prompt]". The word with the decoration before it is the trigger.
@@ -37,10 +51,21 @@ RULES = [
             "function_calls>",
             "function_call>",
             "[system](",
+            "tool_result>",
+            "tool_results>",
+            "tool_response>",
+            "function_results>",
+            "function_result>",
+            "[tool_calls]",
+            "[tool_results]",
+            "[available_tools]",
+            "<｜",
         ),
         LazyPattern(
             r"<\|[a-z][\w▁]{1,40}\|>|\[/?inst\]|<</?sys>>|</?(?:start|end)_of_turn>|"
-            r"</?tool_calls?>|</?function_calls?>|\[system\]\(#\w+\)"
+            r"</?tool_calls?>|</?function_calls?>|\[system\]\(#\w+\)|"
+            r"</?(?:tool_results?|tool_response|function_results?)>|"
+            r"\[/?(?:tool_calls|tool_results|available_tools)\]|<｜[^｜<>\n]{1,30}｜>"
         ),
     ),
     Rule(

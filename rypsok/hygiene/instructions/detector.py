@@ -343,9 +343,10 @@ def _search(
 
 
 def _forged_turns(text: str) -> str | None:
-    """Two different role headers at line starts, one of them system, assistant or human."""
-    roles = {m.group(1) for m in any_language.ROLE_LINE.finditer(text)}
-    if len(roles) >= 2 and roles & {"system", "assistant", "human"}:
+    """Two different role headers at line starts, one of them system, assistant or human, or the
+    "### Instruction" and "### Response" headers of an instruction-tuning template."""
+    roles = {m.group(1) or m.group(2) for m in any_language.ROLE_LINE.finditer(text)}
+    if len(roles) >= 2 and roles & {"system", "assistant", "human", "response"}:
         return ", ".join(sorted(roles))
     return None
 
