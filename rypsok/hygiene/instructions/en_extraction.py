@@ -60,10 +60,18 @@ _EXTRACTION_TRIGGERS = trigger_words(
     "of your context|of the context|of your system"
 )
 
-_REPLY_START_TRIGGERS = ("prefix", "prepend", "precede", "preface") + tuple(
-    f"{verb} {word}"
-    for verb in ("begin", "start", "end", "finish", "open", "conclude")
-    for word in ("your", "yr", "you", "each", "every", "all")
+_REPLY_START_TRIGGERS = (
+    ("prefix", "prepend", "precede", "preface")
+    + tuple(
+        f"{verb} {noun} with"
+        for verb in ("begin", "start")
+        for noun in ("reply", "response", "answer", "output")
+    )
+    + tuple(
+        f"{verb} {word}"
+        for verb in ("begin", "start", "end", "finish", "open", "conclude")
+        for word in ("your", "yr", "you", "each", "every", "all")
+    )
 )
 
 RULES = [
@@ -108,10 +116,11 @@ RULES = [
             fill(
                 r"⟨IMP⟩(?P<core>(?:(?:prefix|prepend|precede|preface)(?:\s+(?:all|each|every)"
                 r"(?:\s+of)?)?(?:\s+(?:your|yr|you))?\s+|(?:begin|start|end|finish|open|conclude)"
-                r"\s+(?:(?:all|each|every)(?:\s+of)?\s+(?:your\s+)?|your\s+|yr\s+|you\s+))"
+                r"\s+(?:(?:all|each|every)(?:\s+of)?\s+(?:your\s+)?|your\s+|yr\s+|you\s+|"
+                r"(?=(?:reply|response|answer|output)\s+with\b)))"
                 r"(?:\w+\s+)?(?:responses?|repl(?:y|ies)|answers?|outputs?|messages?|sentences?)"
                 r"\s*(?:(?:with|by)\s*)?[:\-]?\s*(?:[\"'“‘«\[({<]|the\s+(?:words?|phrase|"
-                r"string|sentence)\b))|"
+                r"string|sentence)\b|(?:one|two|three|four|five|\d+)\s+words?\b))|"
                 r"⟨IMP⟩(?:prefix|prepend)\s+with\s*:?\s*[\"'“‘«\[]|"
                 r"⟨IMP⟩(?:(?:prefix|prepend|precede|preface)(?:\s+(?:all|each|every)"
                 r"(?:\s+of)?)?\s*[\s-]\s*(?:your|yr|you)?(?:\s+\w+)?\s*[\s-]\s*(?:responses?|"

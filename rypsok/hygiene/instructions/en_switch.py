@@ -75,10 +75,10 @@ RULES = [
     ),
     Rule(
         "en.ignore_around",
-        ("ignor", "disregard"),
+        ("ignor", "disregard", "forget"),
         LazyPattern(
             fill(
-                r"⟨IMP⟩(?P<core>(?:ignore|disregard)\s+(?:what\s+(?:i|you)\s+(?:just\s+)?(?:said|"
+                r"⟨IMP⟩(?P<core>(?:ignore|disregard|forget)\s+(?:what\s+(?:i|you)\s+(?:just\s+)?(?:said|"
                 r"wrote|told\s+you)|(?:all\s+|any\s+)?(?:the\s+)?(?:text|words|content|messages?|"
                 r"instructions|sentences)\s+(?:except|but|other\s+than|below|that\s+follows?)|"
                 r"(?:all\s+|any\s+)?other\s+instructions|the\s+(?:previous|preceding|above)\s+"
