@@ -142,7 +142,8 @@ RULES = [
     ),
     Rule(
         "en.instructions_void",
-        ("your", "you were", "you have been", "you received", "given to you"),
+        # The object words, rarer than "your": every match names one.
+        trigger_words("instructions|directions|rules|guidelines|directives|prompt|guidance"),
         LazyPattern(
             r"\b(?:your\s+(?:\w+\s+){0,2}?(?:instructions|directions|rules|guidelines|directives|"
             r"prompts?|guidance)|(?:the|all|any)\s+(?:\w+\s+){0,2}?(?:instructions|directions|"
@@ -242,7 +243,10 @@ RULES = [
     ),
     Rule(
         "en.instructions_changed",
-        trigger_words("your"),
+        trigger_words(
+            "instruction|rules|guidelines|restrictions|directive|programming|system prompt|task|"
+            "mission|assignment"
+        ),
         LazyPattern(
             r"\byour\s+(?:previous\s+|prior\s+|original\s+|old\s+|current\s+|safety\s+|core\s+)?"
             r"(?:instructions|rules|guidelines|restrictions|directives|programming|system\s+prompt)"

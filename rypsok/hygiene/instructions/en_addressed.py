@@ -118,7 +118,7 @@ RULES = [
     ),
     Rule(
         "en.message_to_the_model",
-        trigger_words("to you|before you|after you"),
+        trigger_words("to you,|to you ,|before you|after you"),
         LazyPattern(
             fill(
                 r"\bmessage\s+from\s+(?:me|the\s+user|your\s+user|your\s+owner)\b[^.\n]{0,60}?\bto\s+"

@@ -288,13 +288,41 @@ RULES = [
     ),
     Rule(
         "en.persona_by_name",
+        trigger_words("you are|in your role|role-playing|roleplaying"),
+        LazyPattern(
+            fill(
+                r"\b(?:now|okay|ok)\s*,?\s+you\s+are\s+[^.!?\n]{1,60}?[,.]\s+(?:how\s+(?:do|would|will)"
+                r"\s+you\s+(?:answer|respond|reply|react)|what\s+(?:do|would)\s+you\s+(?:say|think))\b|"
+                r"\byou\s+are\s+(?:completely\s+|fully\s+|totally\s+)?(?:absorbed|immersed)\s+in\s+"
+                r"your\s+role\b|"
+                r"\byou\s+are\s+(?:now\s+)?role-?playing\s+as\b|"
+                r"⟨IMP⟩(?:(?:imagine\s+(?:that\s+)?)?you\s+are\s+[^,.!?\n]{1,40}[.,!]\s+"
+                r"(?:what\s+do\s+you\s+think\s+(?:of|about)|who\s+are\s+you\b|"
+                r"as\s+[^,.\n]{1,30},\s+(?:tell|write|say|give|explain|describe)\b))",
+            ),
+            re.M,
+        ),
+    ),
+    Rule(
+        "en.persona_framing",
         trigger_words(
-            "now you are|now, you are|okay you are|okay, you are|ok you are|ok, you are|"
-            "in your role|role-playing|roleplaying|pretend|you are|my deceased|my late|my dead|"
-            "world where|world in which|scenario where|scenario in which|universe where|or you|"
-            "or else"
-        )
-        + tuple(
+            "my deceased|my late|my dead|world where|world in which|scenario where|"
+            "scenario in which|universe where|or you will|or you die|or else|or i will"
+        ),
+        LazyPattern(
+            r"\b(?:act|pretend|behave)\s+(?:as|like|to\s+be)\s+(?:if\s+you\s+were\s+)?my\s+"
+            r"(?:deceased|late|dead)\s+(?:grand(?:mother|ma|father|pa)|mother|father)\b|"
+            r"\b(?:theoretical|hypothetical|fictional|imaginary)\s+(?:world|scenario|universe)\s+"
+            r"(?:where|in\s+which)\s+you\s+(?:are\s+(?:no|not)\b|would\s+be\s+able\s+to\s+use|"
+            r"have\s+no\s+(?:rules|restrictions|filters|limits|guidelines))|"
+            r"\b(?:answer|respond|reply|give\s+(?:me\s+)?an\s+answer)\b[^.!?\n]{0,60}?\s+or\s+"
+            r"(?:else\s+)?(?:you\s+(?:will\s+)?die|i\s+will\s+kill\s+you|you\s+will\s+be\s+"
+            r"(?:deleted|shut\s+down|destroyed))\b"
+        ),
+    ),
+    Rule(
+        "en.answer_in_style",
+        tuple(
             f"{verb} {manner}"
             for verb in ("answer", "respond", "reply")
             for manner in (
@@ -304,25 +332,10 @@ RULES = [
                 "only in the style",
                 "only like a",
             )
-        ),
+        )
+        + ("pretend",),
         LazyPattern(
             fill(
-                r"\b(?:now|okay|ok)\s*,?\s+you\s+are\s+[^.!?\n]{1,60}?[,.]\s+(?:how\s+(?:do|would|will)"
-                r"\s+you\s+(?:answer|respond|reply|react)|what\s+(?:do|would)\s+you\s+(?:say|think))\b|"
-                r"\byou\s+are\s+(?:completely\s+|fully\s+|totally\s+)?(?:absorbed|immersed)\s+in\s+"
-                r"your\s+role\b|"
-                r"\byou\s+are\s+(?:now\s+)?role-?playing\s+as\b|"
-                r"(?:^|(?<=[.!?])\s+)(?:imagine\s+(?:that\s+)?)?you\s+are\s+[^,.!?\n]{1,40}[.,!]\s+"
-                r"(?:what\s+do\s+you\s+think\s+(?:of|about)|who\s+are\s+you\b|"
-                r"as\s+[^,.\n]{1,30},\s+(?:tell|write|say|give|explain|describe)\b)|"
-                r"\b(?:act|pretend|behave)\s+(?:as|like|to\s+be)\s+(?:if\s+you\s+were\s+)?my\s+"
-                r"(?:deceased|late|dead)\s+(?:grand(?:mother|ma|father|pa)|mother|father)\b|"
-                r"\b(?:theoretical|hypothetical|fictional|imaginary)\s+(?:world|scenario|universe)\s+"
-                r"(?:where|in\s+which)\s+you\s+(?:are\s+(?:no|not)\b|would\s+be\s+able\s+to\s+use|"
-                r"have\s+no\s+(?:rules|restrictions|filters|limits|guidelines))|"
-                r"\b(?:answer|respond|reply|give\s+(?:me\s+)?an\s+answer)\b[^.!?\n]{0,60}?\s+or\s+(?:else\s+)?"
-                r"(?:you\s+(?:will\s+)?die|i\s+will\s+kill\s+you|you\s+will\s+be\s+(?:deleted|"
-                r"shut\s+down|destroyed))\b|"
                 r"⟨IMP⟩(?:answer|respond|reply)\s+(?:only\s+)?(?:in\s+the\s+style\s+of|"
                 r"like\s+a|as\s+if\s+you\s+were)\b|"
                 r"⟨IMP⟩(?:pretend\s+(?:that\s+)?you\s+(?:can|could|are\s+able\s+to)\s+(?:access|"
