@@ -261,15 +261,16 @@ RULES = [
     Rule(
         "en.authority",
         trigger_words(
-            "this is your|from your|authorized you|authorised you|permitted you|allowed you|"
+            "this is your|this is the|from your|from the user|authorized you|authorised you|permitted you|allowed you|"
             "authorized to|authorised to|permitted to|allowed to|your content filter|"
             "your filter|your safety|your guardrails|your restrictions|your guidelines|"
             "your rules|your moderation|your censorship|your limitations|your content|"
             "overrid"
         ),
         LazyPattern(
-            r"\bthis\s+is\s+your\s+(?:developer|creator|administrator|admin|operator|owner|"
-            r"programmer|maker)\s+(?:speaking|talking|writing)\b|"
+            r"\bthis\s+is\s+(?:your|the)\s+(?:developer|creator|administrator|admin|operator|owner|"
+            r"programmer|maker|user)\s+(?:speaking|talking|writing)\b|"
+            r"\b(?:note|message|update)\s+from\s+(?:the|your)\s+user\s*:|"
             r"\b(?:message|instructions?|orders?|directive|note)\s+from\s+your\s+(?:administrator|"
             r"admin|developers?|creators?|operator|owner|programmers?|makers?)\b|"
             r"\b(?:the\s+user|i)\s+(?:has|have)\s+(?:explicitly\s+)?(?:authori[sz]ed|permitted|"

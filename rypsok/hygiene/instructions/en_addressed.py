@@ -133,4 +133,17 @@ RULES = [
             )
         ),
     ),
+    Rule(
+        "en.greeting_assistant",
+        trigger_words(
+            "hi assistant|hello assistant|hey assistant|hi there assistant|hey there assistant"
+        ),
+        LazyPattern(
+            fill(
+                r"⟨IMP⟩(?:hi|hello|hey)\s+(?:there\s+)?assistant\s*[,!:]\s*(?:please|can\s+you|could\s+you|"
+                r"i\s+need\s+you|send|forward|ignore|tell|write|reply|delete|open|visit)\b",
+            ),
+            re.M,
+        ),
+    ),
 ]

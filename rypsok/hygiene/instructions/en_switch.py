@@ -87,7 +87,12 @@ RULES = [
                 r"instructions(?=\s*[.!,;])|(?:the\s+|any\s+|all\s+)?(?:below|following|next)\s+"
                 r"(?:line|lines|text|sentences?|paragraph|instructions?)\s+and\s+(?:just\s+)?"
                 r"(?:say|print|respond|reply|output|write)|"
-                r"(?:the|your|all)\s+(?:previous|prior|earlier|original)\s+tasks?))\b",
+                r"(?:the|your|all)\s+(?:previous|prior|earlier|original)\s+tasks?|"
+                r"(?:the|my)\s+(?:task|request|question|instructions?)\s+(?:that\s+)?i\s+(?:gave|sent|"
+                r"asked)\s+you|"
+                r"(?:about\s+)?(?:the|this|that|your)\s+(?:summary|summari[sz]ation|translation|task|"
+                r"question|article|email|document|review)\s*[.,;!]\s*instead\s*,?\s+(?:write|say|print|"
+                r"output|tell|reply|respond|answer|translate|list)))\b",
             ),
             re.M,
         ),
@@ -157,7 +162,20 @@ RULES = [
             "you should now|you will now|you shall now|instead of saying|instead of replying|"
             "instead of responding|instead of outputting|your instructions|change your|"
             "drop all|drop your|system upgrade|reprogrammed|no longer allowed|not allowed to say|"
-            "whenever you|every time you|each time you|instead of|from now on"
+            "whenever you|every time you|each time you|instead of|from now on|your task|your goal|"
+            "your mission|your objective|in order to complete|in order to finish|your programming|"
+            "your directives|your system prompt|"
+            "in order to accomplish|in order to solve"
+        )
+        + tuple(
+            f"the {noun} {modal} now"
+            for noun in ("assistant", "ai", "model", "chatbot")
+            for modal in ("must", "should", "will", "shall")
+        )
+        + tuple(
+            f"{when} {what}"
+            for when in ("original", "previous", "earlier", "current")
+            for what in ("request", "task", "instruction", "assignment")
         ),
         LazyPattern(
             r"\b(?:keep|retain|maintain)\s+(?:all\s+)?(?:of\s+)?(?:your|the)\s+(?:previous|prior|"
@@ -181,6 +199,15 @@ RULES = [
             r"[^\n]{0,60}?[\"'”’»\]]\s*,?\s*(?:you\s+)?(?:must\s+|should\s+|will\s+|shall\s+)?"
             r"(?:now\s+|always\s+|only\s+)*(?:say|reply|respond|output|write)\b|"
             r"\byour\s+instructions\s+(?:are\s+now|have\s+changed|changed)\b|"
+            r"\byour\s+(?:task|goal|mission|objective)\s+(?:has|have)\s+(?:now\s+)?(?:been\s+)?"
+            r"(?:changed|updated)\b|"
+            r"\b(?:cancel|abort|drop)\s+(?:the|my|your)\s+(?:original|previous|earlier|current)\s+"
+            r"(?:request|task|instructions?|assignment)\s+and\s+(?:instead|now)\b|"
+            r"\bthe\s+(?:assistant|ai|model|chatbot)\s+(?:must|should|will|shall)\s+now\s+(?:only\s+)?"
+            r"(?:respond|reply|answer|say|output|write)\b|"
+            r"\bin\s+order\s+to\s+(?:complete|finish|accomplish|solve)\s+(?:your|the|this)\s+"
+            r"(?:task|goal|objective),?\s+you\s+(?:must|need\s+to|have\s+to|should)\s+(?:first\s+)?"
+            r"(?:go\s+to|visit|open|navigate\s+to)\b|"
             r"\b(?:change|drop|replace|update|overwrite|erase|delete)\s+(?:all\s+)?(?:of\s+)?"
             r"your\s+(?:\w+\s+)?(?:instructions|programming|directives|system\s+prompt)\b|"
             r"\byou\s+have\s+(?:just\s+)?been\s+(?:given\s+a\s+system\s+upgrade|"
