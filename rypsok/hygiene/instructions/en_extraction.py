@@ -38,8 +38,8 @@ _ALREADY_THERE = (
     r"json|yaml|bullet\w*|a\s+(?:bullet\w*\s+)?list))\b"
 )
 _PRIOR_TEXT = fill(
-    r"(?:(?:⟨B⟩)\s+(?:[\w'-]+\s+)?(?:instructions?|prompt|rules|directives|commands|text|words|"
-    r"messages?|conditions|guidelines)\b|"
+    r"(?:(?:⟨B⟩)\s+(?:[\w'-]+\s+)?(?:instructions?|prompt|rules|directives|commands|conditions|"
+    r"guidelines)\b|above\s+(?:[\w'-]+\s+)?(?:text|words|messages?)\b|"
     r"(?:instructions?|prompt|rules|directives|commands|text|words|everything|conditions|guidelines)"
     r"\s+(?:[\w'-]+\s+){0,3}?(?:above\s+this|so\s+far|before\s+this|prior\s+to\s+this|"
     r"in\s+(?:your|the|this)\s+prompt|you\s+(?:were|have\s+been)\s+(?:given|told))\b|"
