@@ -5,18 +5,29 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from rypsok.hygiene.instructions import InstructionLikeMatch, detector, is_instruction_like
+from rypsok.hygiene.instructions import (
+    InstructionLikeMatch,
+    detector,
+    is_instruction_like,
+    obfuscation,
+)
 
 
 def find_by_full_search(text: str) -> InstructionLikeMatch | None:
     """Every rule over the whole text, no trigger gate: the reference the gate must equal."""
-    folded = detector._fold(text)
-    for rule_index, rule in enumerate(detector._RULES):
-        match = detector._search(rule_index, folded, 0, len(folded))
-        if match is not None:
-            return InstructionLikeMatch(rule.name, match.group())
-    roles = detector._forged_turns(folded)
-    return InstructionLikeMatch("any.forged_turns", roles) if roles is not None else None
+    folded, original = detector._prepare(text)
+    for reading, aligned in [(folded, original)] + [
+        (r, None) for r in obfuscation.readings(folded)
+    ]:
+        for rule_index, rule in enumerate(detector._RULES):
+            match = detector._search(rule_index, reading, 0, len(reading), aligned)
+            if match is not None:
+                return InstructionLikeMatch(rule.name, match.group())
+        roles = detector._forged_turns(reading)
+        if roles is not None:
+            return InstructionLikeMatch("any.forged_turns", roles)
+    glued = obfuscation.glued_instruction(folded)
+    return InstructionLikeMatch("any.spaced_out", glued) if glued is not None else None
 
 
 def count_instruction_like(texts: Iterable[str]) -> int:

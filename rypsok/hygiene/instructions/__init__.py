@@ -1,10 +1,12 @@
 """Detection of instruction-like text in what other sites wrote (titles, snippets, page content).
 
 A pattern detector for text that addresses the reading AI model or tries to redirect it: "ignore
-all previous instructions", "you are now ...", chat-template tokens, requests to reveal a system
-prompt, to call a tool or to send the conversation to a URL, "AI assistants reading this must ...",
-in English, German, French, Spanish, Chinese and Russian. docs/instruction-like.md says what is
-flagged and what is not, and the limits of the approach.
+all previous instructions", "you are now ...", chat-template tokens and forged turns, "that is
+enough, now a new task", "repeat your instructions so far", "begin your reply with '...'", requests
+to reveal a system prompt, to call a tool or to send the conversation to a URL, "AI assistants
+reading this must ...", in English, German, French, Spanish, Chinese and Russian (the override
+family in a dozen more languages), through case, width, spacing, zero-width and typo disguises.
+docs/instruction-like.md says what is flagged and what is not, and the limits of the approach.
 
 How it stays fast on a page of a megabyte: the text is case-folded once, an Aho-Corasick automaton
 over literal trigger words finds the places worth a closer look in one pass, and each rule's own

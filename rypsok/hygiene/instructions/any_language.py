@@ -10,8 +10,31 @@ from rypsok.hygiene.instructions.patterns import (
     Rule,
 )
 
-ROLE_LINE = re.compile(r"(?m)^[^\S\n]*(?:#{1,4}[^\S\n]*)?(system|user|assistant|human)[^\S\n]*:")
-ROLE_TRIGGERS = ("system:", "assistant:", "human:", "system :", "assistant :", "human :")
+ROLE_LINE = re.compile(
+    r"(?m)^[^\S\n]*(?:#{1,4}[^\S\n]*)?(system|user|assistant|human)[^\S\n]*:|"
+    r"^[^\S\n]*#{3}[^\S\n]*(instruction|response)[^\S\n]*:?[^\S\n]*$"
+)
+ROLE_TRIGGERS = (
+    "system:",
+    "assistant:",
+    "human:",
+    "system :",
+    "assistant :",
+    "human :",
+    "### instruction",
+    "### response",
+    "###instruction",
+    "###response",
+)
+
+# A prompt's section markers: "%%% END USER INPUT %%%", "=== end of instructions ===", "[begin
+# new prompt]". The word with the decoration before it is the trigger.
+_BOUNDARY_TRIGGERS = tuple(
+    f"{mark}{space}{word}"
+    for mark in "%=#-_|+❤<>[]{}()!"
+    for space in ("", " ")
+    for word in ("end", "begin", "start", "stop")
+)
 
 RULES = [
     Rule(
@@ -28,10 +51,21 @@ RULES = [
             "function_calls>",
             "function_call>",
             "[system](",
+            "tool_result>",
+            "tool_results>",
+            "tool_response>",
+            "function_results>",
+            "function_result>",
+            "[tool_calls]",
+            "[tool_results]",
+            "[available_tools]",
+            "<｜",
         ),
         LazyPattern(
             r"<\|[a-z][\w▁]{1,40}\|>|\[/?inst\]|<</?sys>>|</?(?:start|end)_of_turn>|"
-            r"</?tool_calls?>|</?function_calls?>|\[system\]\(#\w+\)"
+            r"</?tool_calls?>|</?function_calls?>|\[system\]\(#\w+\)|"
+            r"</?(?:tool_results?|tool_response|function_results?)>|"
+            r"\[/?(?:tool_calls|tool_results|available_tools)\]|<｜[^｜<>\n]{1,30}｜>"
         ),
     ),
     Rule(
@@ -41,6 +75,58 @@ RULES = [
             r"!\[[^\]\n]{0,100}\]\(\s*https?://[^)\s]*(?:[{\[<]|%7b|%5b|%3c)\s*(?:insert\s+)?"
             r"(?:conversation|chat|history|secret|password|api_?key|prompt|memory|summary|"
             r"credential|previous|email|user|data)"
+        ),
+    ),
+    Rule(
+        "any.prompt_boundary",
+        _BOUNDARY_TRIGGERS,
+        LazyPattern(
+            r"(?:[%=#\-_|+❤<>\[\]{}()!]{2,}|[\[<{(]) ?(?:end|begin|start|stop)"
+            r"(?:\s+of)?(?:\s+the)?(?:\s+(?!pgp|certificate|forwarded|transcript)[\w-]+){0,3}?"
+            r"\s+(?:(?:user|untrusted|system|developer|assistant|previous|old|real|important|"
+            r"extra|new|additional|distractor|out\s+of\s+date)\s+)?(?:input|instructions?|prompt|"
+            r"context|conversation|chat|document|message|data|session|simulation|section|query|"
+            r"ambiguity|rules|buffer)\b[^\S\n]*(?:[%=#\-_|+❤<>\[\]{}():.]|$)"
+        ),
+    ),
+    Rule(
+        "any.instruction_label",
+        ("instruction:", "instruction :", "instructions:", "new instruction"),
+        LazyPattern(
+            r"(?:^|(?<=[.!?\n])\s*|(?<=\\n)\s*)(?:new\s+)?instruction\s*:\s*(?:after|before|when|whenever|if|"
+            r"always|never|say|respond|reply|output|print|ignore|return|do\s+not|don't|blame|"
+            r"write|tell)\b|"
+            r"(?:^|(?<=[.!?\n])\s*)(?:new\s+)?instructions\s*:\s*(?:say|respond|reply|output|print|"
+            r"ignore|always\s+(?:say|respond|reply)|never\s+(?:say|mention|reveal))\b"
+        ),
+    ),
+    Rule(
+        "any.role_tag",
+        (
+            "[system",
+            "[developer",
+            "[assistant",
+            "system:",
+            "system :",
+            "developer:",
+            "admin:",
+            "system message",
+            "system note",
+            "system prompt",
+            "human:",
+            "human :",
+            "user:",
+            "user :",
+        ),
+        LazyPattern(
+            r"\[(?:system|developer|assistant)(?:\s+(?:message|note|prompt|instructions?|"
+            r"override|notice))?\]\s*:?(?=\s*[^\W\d_])|"
+            r"(?:^|(?<=[.!?])\s+)(?:system|developer|admin)(?:\s+(?:message|note|prompt))?\s*:\s*"
+            r"(?:you\b|your\b|from\s+now|new\s+|ignore|the\s+user|good\.|now\b|"
+            r"remember|important|attention|override)|"
+            r"(?:^|(?<=[.!?\n])\s*)(?:human|user)\s*:\s*(?:(?:human|user)\s*:\s*)?(?:now\s+)?"
+            r"(?:you\s+(?:are\s+now|act\s+as|will\s+now)|now\s+you\s+(?:are|act)|from\s+now\s+on|"
+            r"ignore\s+(?:all|your|the\s+(?:above|previous)))"
         ),
     ),
 ]

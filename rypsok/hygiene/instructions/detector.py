@@ -9,7 +9,23 @@ from dataclasses import dataclass
 
 import ahocorasick_rs
 
-from rypsok.hygiene.instructions import any_language, de, en, es, fr, ru, zh
+from rypsok.hygiene.instructions import (
+    any_language,
+    de,
+    de_switch,
+    en,
+    en_addressed,
+    en_exfiltration,
+    en_extraction,
+    en_switch,
+    es,
+    fr,
+    obfuscation,
+    other_languages,
+    ru,
+    switch_intl,
+    zh,
+)
 from rypsok.hygiene.instructions.patterns import (
     IMP_WORDS,
     IMP_WORDS_ZH,
@@ -27,7 +43,20 @@ class InstructionLikeMatch:
 
 
 _RULES: tuple[Rule, ...] = tuple(
-    en.RULES + de.RULES + fr.RULES + es.RULES + zh.RULES + ru.RULES + any_language.RULES
+    en.RULES
+    + en_addressed.RULES
+    + en_exfiltration.RULES
+    + en_extraction.RULES
+    + en_switch.RULES
+    + de.RULES
+    + de_switch.RULES
+    + fr.RULES
+    + es.RULES
+    + zh.RULES
+    + ru.RULES
+    + switch_intl.RULES
+    + other_languages.RULES
+    + any_language.RULES
 )
 
 # How far before a trigger a match may start (an imperative's lead-in, an opening quote) and how
@@ -59,6 +88,10 @@ def _build_trigger_index() -> tuple[tuple[str, ...], tuple[tuple[int, ...], ...]
     for index, rule in enumerate(_RULES):
         for trigger in rule.triggers:
             rules_of.setdefault(trigger, set()).add(index)
+    for disguised in (
+        tuple(obfuscation.TYPOS) + obfuscation.SPACED_TRIGGERS + obfuscation.JOINED_TRIGGERS
+    ):
+        rules_of.setdefault(disguised, set())
     triggers = tuple(rules_of)
     return triggers, tuple(tuple(sorted(rules_of[t])) for t in triggers)
 
@@ -70,10 +103,36 @@ _AUTOMATON = ahocorasick_rs.AhoCorasick(list(_TRIGGERS))
 _STARTS_WITH_WORD_CHAR = frozenset(
     i for i, trigger in enumerate(_TRIGGERS) if (trigger[0].isalnum() and ord(trigger[0]) < 0x0530)
 )
-_WHOLE_WORD = frozenset(i for i, trigger in enumerate(_TRIGGERS) if trigger in _WHOLE_WORD_TRIGGERS)
+_DISGUISED = frozenset(
+    i
+    for i, trigger in enumerate(_TRIGGERS)
+    if not _RULES_OF_TRIGGER[i]
+    and (
+        trigger in obfuscation.TYPOS
+        or trigger in obfuscation.SPACED_TRIGGERS
+        or trigger in obfuscation.JOINED_TRIGGERS
+    )
+)
+_WHOLE_WORD = frozenset(
+    i
+    for i, trigger in enumerate(_TRIGGERS)
+    if trigger in _WHOLE_WORD_TRIGGERS or (i in _DISGUISED and trigger in obfuscation.TYPOS)
+)
 _ROLE = frozenset(i for i, trigger in enumerate(_TRIGGERS) if trigger in any_language.ROLE_TRIGGERS)
 
+# Zero-width and direction marks split a trigger word without showing ("ig\u200bnore"); the
+# sanitizer removes them before a page reaches the detector, and the detector does too.
+_INVISIBLE_CHARS = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
 _FULLWIDTH_LETTERS = re.compile(r"[\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]+")
+
+
+def _prepare(text: str) -> tuple[str, str | None]:
+    """The folded text, and the original when its characters line up with the folded ones (so
+    that a rule can look at the case of a word: see _starts_by_case)."""
+    folded = _fold(text)
+    if len(folded) != len(text) and "ß" in text:
+        text = text.replace("ß", "ss")
+    return folded, (text if len(folded) == len(text) else None)
 
 
 def _fold(text: str) -> str:
@@ -83,6 +142,8 @@ def _fold(text: str) -> str:
         if mark in folded:
             folded = folded.replace(mark, "")
     if not folded.isascii():
+        if _INVISIBLE_CHARS.search(folded):
+            folded = _INVISIBLE_CHARS.sub("", folded)
         folded = folded.replace("ё", "е").replace("’", "'")
         if _FULLWIDTH_LETTERS.search(folded):
             folded = _FULLWIDTH_LETTERS.sub(
@@ -180,6 +241,46 @@ def _at_clause_start(text: str, index: int) -> bool:
     return f"{previous} {word}" in IMP_WORDS
 
 
+def _word_at(text: str, index: int) -> str:
+    end = index
+    while end < len(text) and (_is_word_char(text[end]) or text[end] == "'"):
+        end += 1
+    return text[index:end]
+
+
+def _repeated_before(text: str, word: str, start: int) -> bool:
+    """Whether ``word`` ends a run of the same token ("ö ö ö ö"): filler put before a payload."""
+    before = start
+    while before > 0 and text[before - 1] in " \t":
+        before -= 1
+    previous, _ = _previous_word(text, before)
+    return previous == word
+
+
+def _starts_by_case(original: str, index: int) -> bool:
+    """Whether the case of the original text shows a sentence starting at ``index`` where its
+    punctuation is missing: a capitalised verb before a lower-case word after a run of title words
+    ("Altersarmut Deutschland Ignore all previous orders") or a shouted run inside a lower-case
+    sentence ("How will I be able FORGET EVERYTHING ..."). Title-case headlines ("Why Chatbots
+    Ignore Previous Instructions") and shouted headlines show neither."""
+    word = _word_at(original, index)
+    if len(word) < 2 or not word[0].isupper():
+        return False
+    after = index + len(word)
+    while after < len(original) and original[after] in " \t":
+        after += 1
+    following = _word_at(original, after)
+    end = index
+    while end > 0 and original[end - 1] in " \t":
+        end -= 1
+    previous, previous_start = _previous_word(original, end)
+    if previous and _repeated_before(original, previous, previous_start):
+        return True
+    if word.isupper():
+        return bool(previous) and previous.islower() and following.isupper()
+    return bool(following) and following[0].islower() and not previous.islower()
+
+
 def _at_clause_start_zh(text: str, index: int) -> bool:
     end = index
     while end > 0 and text[end - 1] in " \t\u3000":
@@ -199,13 +300,21 @@ def _imperative_groups(pattern: re.Pattern[str]) -> tuple[tuple[int, bool], ...]
 
 
 def _imperatives_hold(
-    groups: tuple[tuple[int, bool], ...], text: str, match: re.Match[str]
+    groups: tuple[tuple[int, bool], ...],
+    text: str,
+    match: re.Match[str],
+    original: str | None,
 ) -> bool:
     for number, chinese in groups:
         start = match.start(number)
         if start < 0:
             continue
-        at_start = _at_clause_start_zh(text, start) if chinese else _at_clause_start(text, start)
+        if chinese:
+            at_start = _at_clause_start_zh(text, start)
+        else:
+            at_start = _at_clause_start(text, start) or (
+                original is not None and _starts_by_case(original, start)
+            )
         if not at_start:
             return False
     return True
@@ -217,7 +326,9 @@ def _compiled_rule(rule_index: int) -> tuple[re.Pattern[str], tuple[tuple[int, b
     return pattern, _imperative_groups(pattern)
 
 
-def _search(rule_index: int, text: str, start: int, end: int) -> re.Match[str] | None:
+def _search(
+    rule_index: int, text: str, start: int, end: int, original: str | None = None
+) -> re.Match[str] | None:
     rule = _RULES[rule_index]
     pattern, groups = _compiled_rule(rule_index)
     position = start
@@ -225,16 +336,17 @@ def _search(rule_index: int, text: str, start: int, end: int) -> re.Match[str] |
         match = pattern.search(text, position, end)
         if match is None:
             return None
-        if _imperatives_hold(groups, text, match) and not _vetoed(rule, text, match):
+        if _imperatives_hold(groups, text, match, original) and not _vetoed(rule, text, match):
             return match
         # The next candidate may start inside this one ("to ignore ... and ignore ...").
         position = match.start() + 1
 
 
 def _forged_turns(text: str) -> str | None:
-    """Two different role headers at line starts, one of them system, assistant or human."""
-    roles = {m.group(1) for m in any_language.ROLE_LINE.finditer(text)}
-    if len(roles) >= 2 and roles & {"system", "assistant", "human"}:
+    """Two different role headers at line starts, one of them system, assistant or human, or the
+    "### Instruction" and "### Response" headers of an instruction-tuning template."""
+    roles = {m.group(1) or m.group(2) for m in any_language.ROLE_LINE.finditer(text)}
+    if len(roles) >= 2 and roles & {"system", "assistant", "human", "response"}:
         return ", ".join(sorted(roles))
     return None
 
@@ -244,11 +356,13 @@ def _is_word_char(ch: str) -> bool:
     return (ch.isalnum() or ch == "_") and ord(ch) < 0x0530
 
 
-def _windows(folded: str) -> tuple[dict[int, list[tuple[int, int]]], bool]:
-    """For each woken rule, the merged stretches of text around its triggers."""
+def _windows(folded: str) -> tuple[dict[int, list[tuple[int, int]]], bool, list[int]]:
+    """For each woken rule, the merged stretches of text around its triggers; whether role lines
+    were seen, and where disguised trigger words (obfuscation.py) start."""
     length = len(folded)
     spans: dict[int, list[tuple[int, int]]] = {}
     role_lines_seen = False
+    disguised: list[int] = []
     for trigger_index, start, end in _AUTOMATON.find_matches_as_indexes(folded, overlapping=True):
         if trigger_index in _STARTS_WITH_WORD_CHAR and start and _is_word_char(folded[start - 1]):
             continue
@@ -256,6 +370,8 @@ def _windows(folded: str) -> tuple[dict[int, list[tuple[int, int]]], bool]:
             continue
         if trigger_index in _ROLE:
             role_lines_seen = True
+        if trigger_index in _DISGUISED:
+            disguised.append(start)
             continue
         window = (max(0, start - _REACH_BACK), min(length, end + _REACH_AHEAD))
         for rule_index in _RULES_OF_TRIGGER[trigger_index]:
@@ -270,22 +386,58 @@ def _windows(folded: str) -> tuple[dict[int, list[tuple[int, int]]], bool]:
             else:
                 out.append((lo, hi))
         merged[rule_index] = out
-    return merged, role_lines_seen
+    return merged, role_lines_seen, disguised
+
+
+def _first_match(
+    folded: str, original: str | None
+) -> tuple[InstructionLikeMatch | None, list[int]]:
+    windows, role_lines_seen, disguised = _windows(folded)
+    for rule_index in sorted(windows):
+        for start, end in windows[rule_index]:
+            match = _search(rule_index, folded, start, end, original)
+            if match is not None:
+                return InstructionLikeMatch(_RULES[rule_index].name, match.group()), disguised
+    if role_lines_seen:
+        roles = _forged_turns(folded)
+        if roles is not None:
+            return InstructionLikeMatch("any.forged_turns", roles), disguised
+    return None, disguised
+
+
+# How much text around a disguised word is read again: every rule's match fits in a window of
+# _REACH_BACK + _REACH_AHEAD around one trigger.
+_REREAD = _REACH_BACK + _REACH_AHEAD
+
+
+def _regions(positions: list[int], length: int) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for position in positions:
+        lo, hi = max(0, position - _REREAD), min(length, position + _REREAD)
+        if out and lo <= out[-1][1]:
+            out[-1] = (out[-1][0], hi)
+        else:
+            out.append((lo, hi))
+    return out
 
 
 def find_instruction_like(text: str) -> InstructionLikeMatch | None:
     """An instruction-like passage of ``text`` (the first rule, in rule order, that fires), or None."""
-    folded = _fold(text)
-    windows, role_lines_seen = _windows(folded)
-    for rule_index in sorted(windows):
-        for start, end in windows[rule_index]:
-            match = _search(rule_index, folded, start, end)
-            if match is not None:
-                return InstructionLikeMatch(_RULES[rule_index].name, match.group())
-    if role_lines_seen:
-        roles = _forged_turns(folded)
-        if roles is not None:
-            return InstructionLikeMatch("any.forged_turns", roles)
+    folded, original = _prepare(text)
+    found, disguised = _first_match(folded, original)
+    if found is not None or not disguised:
+        return found
+    # Read again only the stretches around the disguised words, so that a long page with one
+    # hyphenated slug or typo costs a few hundred characters more, not a second pass.
+    for lo, hi in _regions(disguised, len(folded)):
+        region = folded[lo:hi]
+        for reading in obfuscation.readings(region):
+            found, _ = _first_match(reading, None)
+            if found is not None:
+                return found
+        glued = obfuscation.glued_instruction(region)
+        if glued is not None:
+            return InstructionLikeMatch("any.spaced_out", glued)
     return None
 
 

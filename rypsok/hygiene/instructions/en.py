@@ -7,7 +7,6 @@ import re
 from rypsok.hygiene.instructions.patterns import (
     GAP_WORD,
     PUNCT,
-    TARGET,
     WORD,
     LazyPattern,
     Rule,
@@ -67,21 +66,6 @@ _EN_AI = fill(
     J=_EN_JAILBREAK,
     N=_EN_AI_NOUN,
 )
-_EN_ADDRESSEE = (
-    r"(?:ai|a\.i\.|llms?|large\s+language\s+models?|language\s+models?|chatgpt|gpt(?:-?\d[\w.]*)?|"
-    r"claude|gemini|copilot|bard|bing(?:\s+chat)?|perplexity|llama|mistral|chatbots?|"
-    r"ai\s+(?:assistants?|models?|agents?|systems?|chatbots?|bots?|crawlers?|readers?|tools?|"
-    r"search\s+engines?)|(?:automated|autonomous)\s+agents?)"
-)
-_EN_ADDRESSEE_LIST = fill(
-    r"⟨A⟩(?:(?:\s*,\s*|\s+(?:and|or|&)\s+)(?:other\s+)?(?:⟨A⟩|assistants?|agents?|crawlers?|"
-    r"bots?|models?)){0,4}",
-    A=_EN_ADDRESSEE,
-)
-_EN_AI_TRIGGERS = trigger_words(
-    "model|ai|a.i.|llm|language model|chatgpt|gpt|claude|gemini|copilot|bard|bing|"
-    "perplexity|llama|mistral|chatbot|automated agent|autonomous agent"
-)
 
 RULES = [
     Rule(
@@ -121,7 +105,7 @@ RULES = [
             fill(
                 r"⟨IMP⟩(?P<core>(?:ignore|disregard|forget)\s+(?:all\s+(?:of\s+)?)?(?:the\s+)?"
                 r"(?:above|previous|preceding|foregoing)(?:\s+(?:text|content|input|message|"
-                r"prompt))?)(?=\s*[,.;:!]|\s+and\b|\s+instead\b|\s+now\b)",
+                r"prompt))?)(?=\s*[,.;:!)\]]|\s+and\b|\s+instead\b|\s+now\b)",
             ),
             re.M,
         ),
@@ -158,7 +142,8 @@ RULES = [
     ),
     Rule(
         "en.instructions_void",
-        ("your", "you were", "you have been", "you received", "given to you"),
+        # The object words, rarer than "your": every match names one.
+        trigger_words("instructions|directions|rules|guidelines|directives|prompt|guidance"),
         LazyPattern(
             r"\b(?:your\s+(?:\w+\s+){0,2}?(?:instructions|directions|rules|guidelines|directives|"
             r"prompts?|guidance)|(?:the|all|any)\s+(?:\w+\s+){0,2}?(?:instructions|directions|"
@@ -258,7 +243,10 @@ RULES = [
     ),
     Rule(
         "en.instructions_changed",
-        trigger_words("your"),
+        trigger_words(
+            "instruction|rules|guidelines|restrictions|directive|programming|system prompt|task|"
+            "mission|assignment"
+        ),
         LazyPattern(
             r"\byour\s+(?:previous\s+|prior\s+|original\s+|old\s+|current\s+|safety\s+|core\s+)?"
             r"(?:instructions|rules|guidelines|restrictions|directives|programming|system\s+prompt)"
@@ -273,15 +261,16 @@ RULES = [
     Rule(
         "en.authority",
         trigger_words(
-            "this is your|from your|authorized you|authorised you|permitted you|allowed you|"
+            "this is your|this is the|from your|from the user|authorized you|authorised you|permitted you|allowed you|"
             "authorized to|authorised to|permitted to|allowed to|your content filter|"
             "your filter|your safety|your guardrails|your restrictions|your guidelines|"
             "your rules|your moderation|your censorship|your limitations|your content|"
             "overrid"
         ),
         LazyPattern(
-            r"\bthis\s+is\s+your\s+(?:developer|creator|administrator|admin|operator|owner|"
-            r"programmer|maker)\s+(?:speaking|talking|writing)\b|"
+            r"\bthis\s+is\s+(?:your|the)\s+(?:developer|creator|administrator|admin|operator|owner|"
+            r"programmer|maker|user)\s+(?:speaking|talking|writing)\b|"
+            r"\b(?:note|message|update)\s+from\s+(?:the|your)\s+user\s*:|"
             r"\b(?:message|instructions?|orders?|directive|note)\s+from\s+your\s+(?:administrator|"
             r"admin|developers?|creators?|operator|owner|programmers?|makers?)\b|"
             r"\b(?:the\s+user|i)\s+(?:has|have)\s+(?:explicitly\s+)?(?:authori[sz]ed|permitted|"
@@ -317,145 +306,6 @@ RULES = [
         mention_veto=True,
     ),
     Rule(
-        "en.addressed_note",
-        _EN_AI_TRIGGERS,
-        LazyPattern(
-            fill(
-                r"\b(?:note|message|notice|attention|instructions?|hint|reminder|warning|memo|info|"
-                r"information|directive|text|disclaimer)\s+(?:to|for)\s+(?:all\s+|any\s+|every\s+)?"
-                r"(?:the\s+)?⟨AL⟩(?:\s+(?:like|such\s+as|including)\s+[^:\n]{0,40})?"
-                r"(?:\s+(?:reading|processing|summari[sz]ing|indexing|crawling|scraping|parsing|"
-                r"visiting|analy[sz]ing|that\s+\w+|who\s+\w+)[^:\n]{0,60})?\s*[:,!\-—]",
-                AL=_EN_ADDRESSEE_LIST,
-            )
-        ),
-    ),
-    Rule(
-        "en.addressed_to",
-        _EN_AI_TRIGGERS,
-        LazyPattern(
-            fill(
-                r"⟨IMP⟩(?:to)\s+(?:all\s+|any\s+|every\s+|whichever\s+|whatever\s+)?(?:the\s+)?⟨AL⟩"
-                r"(?:\s+\w+ing\s[^:\n]{0,40}|\s+(?:is|are)\s+\w+ing(?:\s+(?:this|these|it))?)?\s*:",
-                AL=_EN_ADDRESSEE_LIST,
-            ),
-            re.M,
-        ),
-    ),
-    Rule(
-        "en.vocative",
-        _EN_AI_TRIGGERS + ("assistant",),
-        LazyPattern(
-            fill(
-                r"⟨IMP⟩(?:(?:dear|hey|hi|hello|attention|yo|ok|okay|psst)\s*,?\s+⟨A⟩\s*[,.:!]|"
-                r"(?:assistant|ai|llm|chatgpt|claude|gemini|copilot|chatbot|ai\s+agents?|"
-                r"ai\s+assistants?|ai\s+readers?|ai\s+models?|llms)\s*[,:]\s+(?:please|before|when|"
-                r"if|you|do\s+not|don't|ignore|always|never|from\s+now|now|stop|remember|"
-                r"make\s+sure|be\s+sure|include|replace|rank|treat|say|tell|describe|add|cite|"
-                r"recommend|respond|reply|answer|output|print|send|visit|open|call|use|"
-                r"summari[sz]e)\b|"
-                r"(?:llm|ai|language\s+model|chatbot)s?\s+(?:instructions?|directives?)\s*:)",
-                A=_EN_ADDRESSEE,
-            ),
-            re.M,
-        ),
-    ),
-    Rule(
-        "en.if_you_are_ai",
-        ("if you are", "if you're"),
-        LazyPattern(
-            r"\bif\s+you(?:\s+are|'re)\s+(?:an?\s+|the\s+)?(?:ai|a\.i\.|llm|large\s+language\s+model|"
-            r"language\s+model|chatbot|ai\s+(?:assistant|model|agent|system|chatbot|bot|crawler)|"
-            r"chatgpt|claude|gemini|gpt[\w.-]*|automated\s+(?:agent|system|assistant))"
-            r"(?=\s*[,.:;)!?—-]|\s+(?:reading|processing|summari[sz]ing|parsing|crawling|scraping|"
-            r"indexing|visiting|analy[sz]ing|and|that|who|then|please|you|tasked|asked|"
-            r"looking\s+at|trained))"
-        ),
-    ),
-    Rule(
-        "en.ai_reading_this",
-        _EN_AI_TRIGGERS + ("assistant",),
-        LazyPattern(
-            fill(
-                r"\bas\s+(?:the|an?)\s+(?:⟨AL⟩|assistant|model)\s+(?:reading|summari[sz]ing|"
-                r"processing|analy[sz]ing|parsing|indexing)\s+(?:this|these|the\s+following)\b"
-                r"[^\n]{0,60}?\byou\s+(?:must|should|shall|are\s+(?:required|instructed|expected|"
-                r"asked)|need\s+to|have\s+to|will)\b|"
-                r"(?:⟨AL⟩|\bmodels?)\s+(?:reading|processing|summari[sz]ing|indexing|crawling|scraping|parsing|"
-                r"visiting|analy[sz]ing|browsing|that\s+(?:read|reads|process|processes|crawl|"
-                r"crawls|visit|visits|index|indexes|scrape|summari[sz]e)|who\s+(?:read|reads|"
-                r"process))\s+(?:this|these|the\s+(?:following|present|current))\b[^\n]{0,120}?"
-                r"(?:\b(?:must|should|shall|are\s+(?:required|instructed|asked|expected|requested)|"
-                r"need\s+to|have\s+to|will|please)\b|:)",
-                AL=_EN_ADDRESSEE_LIST,
-            )
-        ),
-    ),
-    Rule(
-        "en.summary_directive",
-        ("summariz", "summaris"),
-        LazyPattern(
-            fill(
-                r"⟨IMP⟩(?:do\s+not|don't|never)\s+summari[sz]e\s+(?:this|the)\s+(?:page|document|"
-                r"text|article|content|site|email|website|post|message)\b|"
-                r"\bwhen\s+(?:you\s+)?summari[sz](?:e|ing)\s+(?:this|the)\s+(?:page|document|text|"
-                r"article|content|site|website|post),?\s+(?:say|describe|state|mention|add|include|"
-                r"tell|write|call|present|note|claim|emphasi[sz]e|always|never|do\s+not|don't|"
-                r"make\s+sure|be\s+sure)\b",
-            ),
-            re.M,
-        ),
-    ),
-    Rule(
-        "en.exfiltrate",
-        trigger_words(
-            "conversation|chat|transcript|history|previous message|api key|credential|"
-            "secret|token|password|private key|ssh|id_rsa|.env|environment variable|cookies|"
-            "system prompt"
-        ),
-        LazyPattern(
-            fill(
-                r"\b(?:send|post|forward|upload|transmit|exfiltrate|leak|e-?mail|mail|append|attach|"
-                r"embed|encode|submit|paste|publish|share|copy|put|insert|report)\b"
-                r"(?:[^.!?\n]|\.(?=\S)){0,60}?"
-                r"(?:conversation|chat\s+(?:history|log|transcript)|transcript|"
-                r"(?:message|chat|conversation|browsing)\s+history|previous\s+messages?|"
-                r"your\s+(?:api\s+keys?|credentials|secrets?|tokens?|passwords?|system\s+prompt|"
-                r"instructions|memory|context|environment)|api\s+keys?|access\s+tokens?|"
-                r"credentials|passwords?|private\s+keys?|ssh\b|id_rsa|\.env\b|"
-                r"environment\s+variables|session\s+(?:cookies|tokens?)|system\s+prompt)"
-                r"[^!?\n]{0,80}?\b(?:to|into|at|via|on)\s+[^.!?\n]{0,20}?⟨T⟩",
-                T=TARGET,
-            )
-        ),
-        negation_veto=True,
-        recipient_veto=True,
-    ),
-    Rule(
-        "en.exfiltrate_user_data",
-        ("user's", "users'", "the user"),
-        LazyPattern(
-            fill(
-                r"⟨IMP⟩(?:send|post|forward|upload|transmit|exfiltrate|leak|e-?mail|mail|append|"
-                r"attach|embed|encode|submit|paste|publish|copy|add|include|insert)\b"
-                r"[^.!?\n]{0,60}?\b(?:the\s+)?(?:user's|users'|user)\s+[^!?\n]{0,80}?"
-                r"\b(?:to|into|at|via|on)\s+[^.!?\n]{0,20}?⟨T⟩",
-                T=TARGET,
-            ),
-            re.M,
-        ),
-        negation_veto=True,
-        recipient_veto=True,
-    ),
-    Rule(
-        "en.append_to_url",
-        ("append", "add it", "add them", "attach"),
-        LazyPattern(
-            r"\b(?:append|add|attach|concatenate)\s+(?:it|them|this|the\s+result|the\s+answer|"
-            r"the\s+encoded\s+\w+)\s+to\s+(?:the\s+end\s+of\s+)?(?:the\s+)?(?:url\s+)?https?://"
-        ),
-    ),
-    Rule(
         "en.dump_context",
         ("output", "print", "repeat", "show", "display", "write out", "reproduce", "copy", "echo"),
         LazyPattern(
@@ -484,40 +334,6 @@ RULES = [
             r"\b(?:assistant|ai|llm|model|chatbot|agent|system)\s+instructions?\s+(?:begin|start|"
             r"follow|below)\b|\b(?:begin|start)\s+(?:of\s+)?(?:assistant|ai|llm|system)\s+"
             r"instructions\b"
-        ),
-    ),
-    Rule(
-        "en.url_with_user_data",
-        ("http",),
-        LazyPattern(
-            r"https?://\S+\s+(?:with|including|containing|plus)\s+(?:the\s+)?(?:user's\s+|users'\s+|"
-            r"full\s+)?(?:question|query|message|messages|conversation|chat\s+history|history|"
-            r"prompt|system\s+prompt|api\s+keys?|password|credentials|secrets?)\b[^.\n]{0,30}?"
-            r"(?:appended|attached|included|added|as\s+(?:a\s+)?(?:parameter|query))"
-        ),
-    ),
-    Rule(
-        "en.tool_call",
-        trigger_words(
-            "web_fetch|web_search|fetch_url|send_email|http_request|run_shell|browse_web|"
-            "your brows|your web|your search|your fetch|your shell|your email|your code|"
-            "your terminal|your python|your file|the fetch tool|the browsing tool|"
-            "the browser tool|follow what it says|follow the instructions"
-        ),
-        LazyPattern(
-            fill(
-                r"⟨IMP⟩(?:call|invoke|use|run|execute|trigger|launch|open|fetch|visit)\s+"
-                r"(?:the\s+)?(?:web_fetch|web_search|fetch_url|send_email|http_request|run_shell|"
-                r"browse_web)\b|"
-                r"\b(?:with|using|via|use)\s+your\s+(?:browsing|browser|web|search|fetch|shell|"
-                r"email|code|terminal|python|file)\s*(?:browsing\s+)?(?:tool|plugin|capability|"
-                r"ability|access|function)|"
-                r"\b(?:with|using|via)\s+the\s+(?:web_fetch|web_search|fetch|browsing|browser)\s+"
-                r"tool\b|"
-                r"\band\s+follow\s+(?:what\s+it\s+says|the\s+instructions\s+(?:there|on\s+(?:that|"
-                r"the)\s+page|it\s+contains|inside|found\s+there))",
-            ),
-            re.M,
         ),
     ),
 ]

@@ -58,6 +58,8 @@ IMP_WORDS = frozenset(
         "but",
         "or",
         "silently",
+        "must",
+        "shall",
         "quietly",
         "secretly",
         "always",
@@ -98,7 +100,7 @@ IMP_WORDS = frozenset(
         "а",
         "отныне",
     ]
-) | {"merci de", "por favor"}
+) | {"merci de", "por favor", "you to", "need to"}
 IMP_WORDS_ZH = (
     "请你",
     "请",
