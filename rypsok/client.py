@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from rypsok import errors, validate
+from rypsok import errors, telemetry, validate
 from rypsok.config import Config, load_config
 from rypsok.lazy import Once
 from rypsok.limits import Clock, ConcurrencyLimit, OnTimeLimit
@@ -34,7 +34,6 @@ from rypsok.state import (
     token_window,
     tool_window,
 )
-from rypsok.telemetry import QUIET_SPAN, tracer
 from rypsok.version import USER_AGENT
 
 if TYPE_CHECKING:
@@ -173,7 +172,7 @@ class Client:
         tool = name if name in self.tool_names() else "unknown"
         started = anyio.current_time()
         outcome, reason = "cancelled", ""
-        with tracer.start_as_current_span(f"rypsok {tool}", **QUIET_SPAN) as span:
+        with telemetry.span(f"rypsok {tool}") as span:
             try:
                 payload = await self._call_tool(name, arguments, caller, progress)
                 outcome = payload.get("outcome", "ok")
@@ -469,7 +468,7 @@ class Client:
 def admitted(tool: str, entered: bool) -> bool:
     """Admission's verdict, as a span of its own in the call's trace (rypsok admits or
     refuses at once: nothing waits)."""
-    with tracer.start_as_current_span("admission", **QUIET_SPAN) as span:
+    with telemetry.span("admission") as span:
         span.set_attributes(
             {"rypsok.tool": tool, "rypsok.outcome": "admitted" if entered else "busy"}
         )

@@ -14,6 +14,7 @@ token or an address.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -27,9 +28,18 @@ log = logging.getLogger("rypsok.telemetry")
 
 tracer = trace.get_tracer("rypsok", __version__)
 
-QUIET_SPAN: dict[str, Any] = {"record_exception": False, "set_status_on_exception": False}
-"""For ``start_as_current_span``: an exception's text (which may quote a query or a URL)
-is never recorded on a span; each span says its outcome in its attributes instead."""
+NO_SPAN = contextlib.nullcontext(trace.INVALID_SPAN)
+
+
+def span(name: str) -> contextlib.AbstractContextManager[trace.Span]:
+    """A span of the current trace, or, while no tracer provider is installed (the default),
+    a no-op that costs a fraction of the API's own no-op span. An exception's text (which
+    may quote a query or a URL) is never recorded: each span says its outcome in its
+    attributes instead."""
+    if isinstance(trace.get_tracer_provider(), trace.ProxyTracerProvider):
+        return NO_SPAN
+    return tracer.start_as_current_span(name, record_exception=False, set_status_on_exception=False)
+
 
 EXPORT_TIMEOUT_S = 5
 """How long one export may take, the last one at exit included."""

@@ -24,6 +24,7 @@ from types import ModuleType
 import anyio
 import httpx
 
+from rypsok import telemetry
 from rypsok.config import EngineConfig
 from rypsok.engines.base import (
     MAX_BODY_BYTES,
@@ -41,7 +42,6 @@ from rypsok.net.body import (
     read_body,
 )
 from rypsok.progress import NO_PROGRESS, Progress
-from rypsok.telemetry import QUIET_SPAN, tracer
 
 log = logging.getLogger("rypsok.metasearch")
 
@@ -175,7 +175,7 @@ async def _run_engine(
     engine = job.config.id
     run = EngineRun(engine, "failed", start_ms=(anyio.current_time() - started) * 1000)
     async with send:
-        with tracer.start_as_current_span(f"engine {engine}", **QUIET_SPAN) as span:
+        with telemetry.span(f"engine {engine}") as span:
             try:
                 try:
                     request = job.module.build_request(

@@ -23,6 +23,7 @@ from typing import Any
 
 import anyio
 
+from rypsok import telemetry
 from rypsok.limits import Clock
 from rypsok.state import (
     EngineAsk,
@@ -34,7 +35,6 @@ from rypsok.state import (
     Windows,
     may_wait,
 )
-from rypsok.telemetry import QUIET_SPAN, tracer
 
 log = logging.getLogger("rypsok.state")
 
@@ -120,7 +120,7 @@ class FallbackStore:
         return self._down_until is not None and self._clock() < self._down_until
 
     async def _run(self, operation: str, *args: Any) -> Any:
-        with tracer.start_as_current_span(f"state {operation}", **QUIET_SPAN) as span:
+        with telemetry.span(f"state {operation}") as span:
             span.set_attribute("rypsok.state.operation", operation)
             if not self.using_memory:
                 try:

@@ -20,7 +20,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Container, Itera
 import anyio
 import httpx
 
-from rypsok import bounds, errors, validate
+from rypsok import bounds, errors, telemetry, validate
 from rypsok.config import Config
 from rypsok.errors import ToolError
 from rypsok.hygiene.secrets import find_url_secrets, has_username_only
@@ -36,7 +36,6 @@ from rypsok.net.body import (
 from rypsok.net.egress import EgressPolicy
 from rypsok.net.url import FetchURL, URLError, read_reference, read_url, upgrade_to_https
 from rypsok.progress import NO_PROGRESS, Progress
-from rypsok.telemetry import QUIET_SPAN, tracer
 from rypsok.version import USER_AGENT
 from rypsok.webfetch.page import (
     HTML_TYPES,
@@ -206,7 +205,7 @@ class Fetcher:
         response: FetchResponse | None = None
         with (
             anyio.CancelScope(deadline=answer_deadline),
-            tracer.start_as_current_span("web_fetch extraction", **QUIET_SPAN) as span,
+            telemetry.span("web_fetch extraction") as span,
         ):
             await progress.step("extracting the main content")
             span.set_attribute("rypsok.bytes", len(raw.body))
@@ -279,7 +278,7 @@ class Fetcher:
         (each one is judged by :meth:`_redirect_hop` with rypsok's own URL reader), and no
         cookie is kept or sent. No timeout either: the fetch deadline's cancel scope bounds it."""
         request = httpx.Request("GET", target.url(), headers=self._headers)
-        with tracer.start_as_current_span("web_fetch request", **QUIET_SPAN) as span:
+        with telemetry.span("web_fetch request") as span:
             response = await self._transport.handle_async_request(request)
             span.set_attribute("rypsok.status", response.status_code)
         try:
@@ -327,7 +326,7 @@ class Fetcher:
         if media_type not in HTML_TYPES and media_type not in TEXT_TYPES:
             raise errors.unsupported_media_type(media_type)
         try:
-            with tracer.start_as_current_span("web_fetch body", **QUIET_SPAN) as span:
+            with telemetry.span("web_fetch body") as span:
                 body = await read_body(
                     response,
                     self._config.byte_limit,
@@ -345,7 +344,7 @@ class Fetcher:
         origin = _origin(target)
         rules = self._robots.get(origin)
         if rules is None:
-            with tracer.start_as_current_span("web_fetch robots.txt", **QUIET_SPAN):
+            with telemetry.span("web_fetch robots.txt"):
                 rules = await self._read_robots(target, upgraded)
             self._robots.put(origin, rules)
         if not rules.allows(target.url()):
