@@ -156,6 +156,30 @@ def test_the_work_stops_when_the_call_answers(site: Site, monkeypatch, backend: 
     assert gone(ran[0])
 
 
+def test_a_cancelled_call_kills_its_extraction_child(site: Site, monkeypatch) -> None:
+    # What the HTTP server does when a client cancels or hangs up (rypsok.serve_http.calls):
+    # the call's scope is cancelled, and the child extracting its page dies with it.
+    site.route("/page", html(TEXT))
+    monkeypatch.setattr(fetcher_module, "build_response", busy.spin)
+    ran = spy_on_children(monkeypatch)
+
+    async def cancel_during_extraction() -> float:
+        async with Fetcher(site_config(site)) as fetcher, anyio.create_task_group() as group:
+            group.start_soon(fetcher.fetch, f"http://127.0.0.2:{site.port}/page", 3000)
+            with anyio.fail_after(5):
+                while not ran:
+                    await anyio.sleep(0.01)
+            await anyio.sleep(0.3)
+            group.cancel_scope.cancel()
+            cancelled_at = time.monotonic()
+        with anyio.fail_after(5):
+            while not gone(ran[0]):
+                await anyio.sleep(0.01)
+        return time.monotonic() - cancelled_at
+
+    assert anyio.run(cancel_during_extraction, backend="trio") <= 0.1 + MARGIN_S
+
+
 def slow_page(markup: str, chunks: int, every_s: float) -> Reply:
     """``markup`` sent in ``chunks`` pieces, one every ``every_s`` seconds."""
     data = markup.encode()
