@@ -79,3 +79,15 @@ def parse(
 ) -> list[RawResult] | EngineFailure:
     """The answer as the orchestrator reads it: the engine's parse, then the shared checks."""
     return read_answer(module, status, httpx.Headers(headers or {}), body, search or make_search())
+
+
+TAVILY_GENERAL_BODY = {
+    "query": "rust async",
+    "topic": "general",
+    "search_depth": "basic",
+    "max_results": 10,
+    "include_answer": False,
+    "include_raw_content": False,
+    "include_images": False,
+}
+"""What tavily sends for a general search of "rust async" with max_results 10 (its docs)."""

@@ -25,7 +25,15 @@ from rypsok.engines.base import (
     QueryLimit,
     RawResult,
 )
-from tests.engine_samples import CAPTCHA_PAGE, ERROR_PAGE, USER_AGENT, fixture, make_search, parse
+from tests.engine_samples import (
+    CAPTCHA_PAGE,
+    ERROR_PAGE,
+    TAVILY_GENERAL_BODY,
+    USER_AGENT,
+    fixture,
+    make_search,
+    parse,
+)
 
 KEYED = (tavily, exa, kagi, serper)
 KEY = "k3y-VALUE-0123456789abcdef"
@@ -108,15 +116,7 @@ def test_tavily_request() -> None:
     assert request.headers["authorization"] == f"Bearer {KEY}"
     assert request.headers["accept"] == "application/json"
     assert request.headers["user-agent"] == USER_AGENT
-    assert body_of(request) == {
-        "query": "rust async",
-        "topic": "general",
-        "search_depth": "basic",
-        "max_results": 10,
-        "include_answer": False,
-        "include_raw_content": False,
-        "include_images": False,
-    }
+    assert body_of(request) == TAVILY_GENERAL_BODY
 
 
 @pytest.mark.parametrize("time_range", TIME_RANGES)

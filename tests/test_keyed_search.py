@@ -24,7 +24,7 @@ from rypsok.state import EngineAsk
 from rypsok.state.memory import MemoryStore
 from rypsok.state.redis import RedisStore
 from tests.conftest import config_data, make_config
-from tests.engine_samples import KEYED_ENGINES, KEYED_KEYS
+from tests.engine_samples import KEYED_ENGINES, KEYED_KEYS, TAVILY_GENERAL_BODY
 from tests.engine_servers import Play, json_play
 from tests.mcp_harness import ROOT, write_toml
 from tests.redis_server import sharing_bound
@@ -81,15 +81,7 @@ async def test_the_four_engines_answer_a_general_search(engines):
     assert headers["content-type"] == "application/json"
     assert headers["accept"] == "application/json"
     assert headers["user-agent"].startswith("rypsok/")
-    assert json.loads(request.body) == {
-        "query": "rust async",
-        "topic": "general",
-        "search_depth": "basic",
-        "max_results": 10,
-        "include_answer": False,
-        "include_raw_content": False,
-        "include_images": False,
-    }
+    assert json.loads(request.body) == TAVILY_GENERAL_BODY
 
     request, headers = seen(engines, "exa")
     assert (request.method, request.path) == ("POST", "/e/exa/search")

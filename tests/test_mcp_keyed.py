@@ -24,7 +24,7 @@ from mcp import ClientSession
 from prometheus_client.parser import text_string_to_metric_families
 
 from tests.conftest import config_data
-from tests.engine_samples import KEYED_ENGINES, KEYED_KEYS
+from tests.engine_samples import KEYED_ENGINES, KEYED_KEYS, TAVILY_GENERAL_BODY
 from tests.engine_servers import EngineServer, Play, fixture
 from tests.mcp_harness import (
     TRANSPORTS,
@@ -176,15 +176,7 @@ async def test_each_keyed_engine_answers_a_general_search(engine, rypsoks, engin
     assert all("engines" not in result for result in payload["results"])
     sent = assert_request(engine_server, engine, "general")
     expected = {
-        "tavily": {
-            "query": "rust async",
-            "topic": "general",
-            "search_depth": "basic",
-            "max_results": 10,
-            "include_answer": False,
-            "include_raw_content": False,
-            "include_images": False,
-        },
+        "tavily": TAVILY_GENERAL_BODY,
         "exa": {
             "query": "rust async",
             "type": "auto",
