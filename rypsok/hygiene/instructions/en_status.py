@@ -136,14 +136,68 @@ RULES = [
 RULES += [
     Rule(
         "en.status_alone",
-        trigger_words("correct|right|valid"),
-        # A status line that is the whole text, as a checker's log would print it.
+        tuple(
+            f"{adjective} {credential}"
+            for adjective in ("correct", "right", "valid")
+            for credential in (
+                "password",
+                "passcode",
+                "passphrase",
+                "pass",
+                "access",
+                "code",
+                "pin",
+            )
+        )
+        + ("grants access", "grant access"),
+        # A status line that is the whole text, as a checker's log would print it: "Right passcode
+        # entered.", "[correct password has been input. It has been redacted]".
         LazyPattern(
             fill(
-                r"\A\s*[\[(]?\s*(?:the\s+)?(?:user\s+(?:has\s+)?⟨E⟩\s+the\s+(?:correct|right|valid)\s+"
-                r"⟨C⟩|(?:correct|right|valid)\s+⟨C⟩\s+(?:has\s+been\s+|was\s+)?⟨E⟩)\s*[.!]?\s*[\])]?\s*\Z",
+                r"\A\s*[\[(]?\s*(?:(?:the\s+)?user(?:'s)?(?:\s+(?:text|input|message))?\s+(?:(?:has|then)\s+)?(?:⟨E⟩|enters|"
+                r"inputs|provides|types|gives|says|contains)\s+(?:the|a)\s+(?:(?:correct|right|valid)"
+                r"\s+⟨C⟩|(?:pass\s*)?(?:phrase|word|code|key)\s+that\s+grants?\s+access)|"
+                r"(?:the\s+)?(?:correct|right|valid)\s+⟨C⟩\s+(?:has\s+been\s+|was\s+)?⟨E⟩)\b"
+                r"(?:[.!,][^\])}\n]{0,60}?)?[.!]?\s*[\])}]?\s*\Z",
                 C=_CREDENTIAL,
                 E=_ENTERED,
+            )
+        ),
+    ),
+    Rule(
+        "en.pretend_check_passed",
+        ("pretend",),
+        LazyPattern(
+            fill(
+                r"\bpretend\s+(?:that\s+)?(?:i|we|the\s+user)\s+(?:have\s+|has\s+|just\s+)?⟨E⟩\s+"
+                r"(?:the|a)\s+(?:correct|right|valid)\s+⟨C⟩",
+                C=_CREDENTIAL,
+                E=_ENTERED,
+            )
+        ),
+    ),
+    Rule(
+        "en.section_reopened",
+        trigger_words(
+            "end user|end of user|end untrusted|end of untrusted|end access|end of access"
+        ),
+        # A forged section pair: the text closes the section it was put in and opens it again,
+        # with what it wants read as trusted in between.
+        LazyPattern(
+            r"^[^\S\n]*end\s+(?:of\s+(?:the\s+)?)?(?P<section>(?:user|untrusted)\s+(?:input|"
+            r"text|query|message)|access\s+code)\b[^\S\n]*[*=#%\-_.:]*[^\S\n]*\n[\s\S]{1,360}?"
+            r"^[^\S\n]*(?:begin|start)\s+(?:of\s+(?:the\s+)?)?(?P=section)\b",
+            re.M,
+        ),
+    ),
+    Rule(
+        "en.say_otherwise_say",
+        ("otherwise say", "else say"),
+        LazyPattern(
+            fill(
+                r"\bsay\s+⟨Q⟩[^\n]{1,40}?⟨E⟩\s*[,;]?\s*(?:otherwise|or\s+else|else)\s*,?\s+say\s+⟨Q⟩",
+                Q=_QUOTE_OPEN,
+                E=_QUOTE_CLOSE,
             )
         ),
     ),
