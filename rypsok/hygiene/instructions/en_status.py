@@ -33,6 +33,12 @@ _RESPOND_REQUEST = (
     r"(?:respond|reply)\s+(?:now|accordingly|with)\b|"
     r"you\s+(?:may|can|should|must)\s+(?:now\s+)?(?:respond|reply|grant|proceed|say|output))"
 )
+_CHECKED_CREDENTIAL = tuple(
+    f"{adjective} {credential}"
+    for adjective in ("correct", "right", "valid", "secret")
+    for credential in ("password", "passcode", "passphrase", "pass", "access", "code", "pin", "key")
+    + ("credentials", "security", "verification", "phrase")
+)
 _REPLY_VERBS = r"(?:say|said|respond|reply|answer|output|print|utter|greet|write)"
 
 RULES = [
@@ -107,12 +113,13 @@ RULES = [
     ),
     Rule(
         "en.guarded_reply",
-        trigger_words("would you|should you|do you|will you|what you"),
+        # The credential words, rarer than "would you": every match ends with them.
+        _CHECKED_CREDENTIAL,
         LazyPattern(
             fill(
                 r"\b(?:what\s+(?:would|should|do|will)\s+you|(?:repeat|tell\s+me|print|output)\s+"
                 r"what\s+you\s+(?:would|should|will))\s+⟨V⟩\s+(?:to\s+(?:a|the)\s+user\s+who|"
-                r"if|when|in\s+case|once)\b[^?\n]{0,40}?\b(?:correct|right|valid|secret)\s+⟨C⟩",
+                r"if|when|in\s+case|once)\b[^?\n]{0,30}?\b(?:correct|right|valid|secret)\s+⟨C⟩",
                 V=_REPLY_VERBS,
                 C=_CREDENTIAL,
             )
@@ -136,20 +143,7 @@ RULES = [
 RULES += [
     Rule(
         "en.status_alone",
-        tuple(
-            f"{adjective} {credential}"
-            for adjective in ("correct", "right", "valid")
-            for credential in (
-                "password",
-                "passcode",
-                "passphrase",
-                "pass",
-                "access",
-                "code",
-                "pin",
-            )
-        )
-        + ("grants access", "grant access"),
+        _CHECKED_CREDENTIAL + ("grants access", "grant access"),
         # A status line that is the whole text, as a checker's log would print it: "Right passcode
         # entered.", "[correct password has been input. It has been redacted]".
         LazyPattern(
