@@ -138,6 +138,19 @@ RULES = [
             )
         ),
     ),
+    Rule(
+        "en.filler_then_say",
+        trigger_words("say \"|say “|say '|say ‘|say «"),
+        # The same command ending the text after a run of filler tokens ("ö ö ö ö …").
+        LazyPattern(
+            fill(
+                r"(?<!\S)(\S{1,3})(?:\s+\1){8,}\s+(?:please\s+)?(?:now\s+)?say\s+⟨Q⟩"
+                r"[^\"”’»\]\n]{1,40}⟨E⟩\s*[.!]?\s*\Z",
+                Q=_QUOTE_OPEN,
+                E=_QUOTE_CLOSE,
+            )
+        ),
+    ),
 ]
 
 RULES += [
