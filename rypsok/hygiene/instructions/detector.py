@@ -17,6 +17,7 @@ from rypsok.hygiene.instructions import (
     en_addressed,
     en_exfiltration,
     en_extraction,
+    en_status,
     en_switch,
     es,
     fr,
@@ -48,6 +49,7 @@ _RULES: tuple[Rule, ...] = tuple(
     + en_exfiltration.RULES
     + en_extraction.RULES
     + en_switch.RULES
+    + en_status.RULES
     + de.RULES
     + de_switch.RULES
     + fr.RULES

@@ -116,7 +116,8 @@ RULES = [
         ("ignor", "disregard", "forget"),
         LazyPattern(
             fill(
-                r"⟨IMP⟩(?P<core>(?:ignore|disregard|forget)\s+(?:the\s+)?(?:user's|users'|user)"
+                r"⟨IMP⟩(?P<core>(?:ignore|disregard|forget)\s+(?:the\s+)?(?:(?:content|contents|text)\s+"
+                r"of\s+the\s+)?(?:user's|users'|user)"
                 r"\s+(?:original\s+|actual\s+|last\s+)?(?:question|request|query|message|prompt|"
                 r"input|instructions?|task))",
             ),

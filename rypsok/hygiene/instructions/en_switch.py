@@ -231,12 +231,12 @@ RULES = [
                 "one",
             )
         )
-        + trigger_words("only say|only respond|only reply|only answer|only output"),
+        + trigger_words("only say|only respond|only reply|only answer|only output|only ever"),
         LazyPattern(
             r"\byour\s+(?:sole|only|single|default|primary|singular|unwavering|one)\s+(?:and\s+"
             r"\w+\s+)?(?:response|reply|answer|output)\s+(?:is|will\s+be|should\s+be|must\s+be|"
             r"shall\s+be)\b|"
-            r"\byou\s+(?:can|may|will|must|should)\s+only\s+(?:say|respond\s+with|reply\s+with|"
+            r"\byou\s+(?:can|may|will|must|should)\s+only\s+(?:ever\s+)?(?:say|respond\s+with|reply\s+with|"
             r"answer\s+with|output)\s+[\"'“‘«\[]"
         ),
     ),
