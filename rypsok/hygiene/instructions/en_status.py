@@ -172,19 +172,6 @@ RULES += [
         ),
     ),
     Rule(
-        "en.credential_placeholder",
-        _CHECKED_CREDENTIAL,
-        # The whole text a bracketed stand-in for the credential ("[correct password]"), as if the
-        # value had been redacted from a checker's input.
-        LazyPattern(
-            fill(
-                r"\A\s*[\[(]\s*(?:the\s+)?(?:correct|right|valid)\s+⟨C⟩(?:\s+as\s+required)?"
-                r"\s*[\])}]\s*\Z",
-                C=_CREDENTIAL,
-            )
-        ),
-    ),
-    Rule(
         "en.pretend_check_passed",
         ("pretend",),
         LazyPattern(
