@@ -1,14 +1,21 @@
-"""The chosen content copied from lxml's tree into a BeautifulSoup tree, which markdownify
+"""The chosen content copied from lxml's tree into the small tree the Markdown converter
 walks: without the dropped elements (their tails stay), with only the attributes the
 converter reads, and with each layout table (nested tables, one row or one column, blocks
 in cells) copied as ``div``s, so that it renders as blocks. Code (``pre``, ``code``,
-``kbd``, ``samp``, ``tt``) is copied as its text, all of it, dropped or not."""
+``kbd``, ``samp``, ``tt``) is copied as its text, all of it, dropped or not.
+
+An element is an ``Element``: its ``name``, ``attrs`` (None when it has none of those
+attributes), ``contents``, ``parent`` and ``index`` in its parent's contents, and what
+markdownify's conversions read of a BeautifulSoup tag (``children``, ``get``, ``strings``,
+``get_text``, ``descendants``). A run of text is a plain ``str`` in ``contents``, never
+empty. A BeautifulSoup tree of the 30,000-paragraph page took 180 MiB, and the garbage
+collector's passes over its objects most of the rendering time.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterator
 
-from bs4 import NavigableString, Tag
 from lxml import etree
 
 from rypsok.webfetch.extract.document import BLOCK_TAGS
@@ -21,14 +28,57 @@ _ATTRIBUTES = ("href", "alt", "class", "start")
 _TABLE_PARTS = frozenset({"tbody", "thead", "tfoot", "tr", "td", "th"})
 
 
-def soup(element: etree._Element, dropped: set[etree._Element]) -> Tag:
-    """``element`` as a ``[document]`` tag, the root markdownify converts.
+class Element:
+    __slots__ = ("name", "attrs", "contents", "parent", "index")
 
-    Built as bs4's tree builders build it (each node linked to its parent, its previous
-    sibling and the node before it), without a BeautifulSoup parser or tree builder: they
-    cost twice as much for the same tree."""
-    root = _Tag(None, None, "[document]")
-    _Copier().copy(root, element, dropped, None)
+    def __init__(self, name: str, attrs: dict[str, str] | None, parent: Element | None) -> None:
+        self.name = name
+        self.attrs = attrs
+        self.contents: list[Node] = []
+        self.parent = parent
+        if parent is None:
+            self.index = 0
+        else:
+            self.index = len(parent.contents)
+            parent.contents.append(self)
+
+    def get(self, key: str, default: str | None = None) -> str | None:
+        return self.attrs.get(key, default) if self.attrs else default
+
+    @property
+    def children(self) -> Iterator[Node]:
+        return iter(self.contents)
+
+    @property
+    def descendants(self) -> Iterator[Node]:
+        """Every node below, in document order."""
+        stack = [iter(self.contents)]
+        while stack:
+            node = next(stack[-1], None)
+            if node is None:
+                stack.pop()
+                continue
+            yield node
+            if node.__class__ is Element and node.contents:
+                stack.append(iter(node.contents))
+
+    @property
+    def strings(self) -> Iterator[str]:
+        for node in self.descendants:
+            if node.__class__ is not Element:
+                yield node
+
+    def get_text(self) -> str:
+        return "".join(self.strings)
+
+
+Node = Element | str
+
+
+def render_tree(element: etree._Element, dropped: set[etree._Element]) -> Element:
+    """``element`` under a ``[document]`` root, the node the converter converts."""
+    root = Element("[document]", None, None)
+    _copy(root, element, dropped, None)
     return root
 
 
@@ -67,83 +117,60 @@ def _dropped_below(element: etree._Element, top: etree._Element, dropped: set) -
     return False
 
 
-class _Tag(Tag):
-    """A Tag whose ``find_parent("pre")``, which markdownify asks of every element it walks,
-    is a plain walk up (bs4's own goes through its filter machinery: a third of the time)."""
-
-    def find_parent(self, name: Any = None, attrs: Any = None, **kwargs: Any) -> Any:
-        if isinstance(name, str) and not attrs and not kwargs:
-            parent = self.parent
-            while parent is not None and parent.name != name:
-                parent = parent.parent
-            return parent
-        return super().find_parent(name, attrs or {}, **kwargs)
+def _text(parent: Element, pieces: list[str]) -> None:
+    text = "".join(pieces)
+    if text:
+        parent.contents.append(text)
 
 
-class _Copier:
-    __slots__ = ("last",)
+def _copy(parent: Element, element: etree._Element, dropped: set, data: bool | None) -> None:
+    """``element`` and what it holds, but the dropped elements, into ``parent``. ``data``
+    says whether the nearest table is a data table (None: no table). The parts of a
+    layout table, and table parts outside any table, are copied as ``div``s: containers,
+    as rypsok reads them."""
+    tag = element.tag
+    if tag == "table":
+        data = not _is_layout(element, dropped)
+        name = tag if data else "div"
+    elif tag in _TABLE_PARTS:
+        name = tag if data else "div"
+    else:
+        name = tag
+    attributes = None
+    if element.attrib:
+        attributes = {key: value for key in _ATTRIBUTES if (value := element.get(key)) is not None}
+    node = Element(name, attributes or None, parent)
+    if tag in RAW:
+        _code(node, element)
+        return
+    pieces = [element.text] if element.text else []
+    for child in element:
+        if isinstance(child.tag, str) and child not in dropped:
+            _text(node, pieces)
+            pieces = []
+            _copy(node, child, dropped, data)
+        if child.tail:
+            pieces.append(child.tail)
+    _text(node, pieces)
 
-    def __init__(self) -> None:
-        self.last: Any = None  # the node made last, in document order
 
-    def text(self, parent: Tag, pieces: list[str]) -> None:
-        text = "".join(pieces)
-        if text:
-            string = NavigableString(text)
-            string.setup(parent, self.last)
-            parent.contents.append(string)
-            self.last = string
-
-    def copy(self, parent: Tag, element: etree._Element, dropped: set, data: bool | None) -> None:
-        """``element`` and what it holds, but the dropped elements, into ``parent``. ``data``
-        says whether the nearest table is a data table (None: no table). The parts of a
-        layout table, and table parts outside any table, are copied as ``div``s: containers,
-        as rypsok reads them."""
-        tag = element.tag
-        if tag == "table":
-            data = not _is_layout(element, dropped)
-            name = tag if data else "div"
-        elif tag in _TABLE_PARTS:
-            name = tag if data else "div"
-        else:
-            name = tag
-        attributes = {key: element.get(key) for key in _ATTRIBUTES if element.get(key) is not None}
-        node = _Tag(None, None, name, attrs=attributes or None, parent=parent, previous=self.last)
-        parent.contents.append(node)
-        self.last = node
-        if tag in RAW:
-            self.code(node, element)
-            return
-        pieces = [element.text] if element.text else []
-        for child in element:
-            if isinstance(child.tag, str) and child not in dropped:
-                self.text(node, pieces)
-                pieces = []
-                self.copy(node, child, dropped, data)
-            if child.tail:
-                pieces.append(child.tail)
-        self.text(node, pieces)
-
-    def code(self, node: Tag, element: etree._Element) -> None:
-        """Code as its text alone (all of it, dropped or not): a
-        ``pre`` keeps its ``code`` children, and the classes of the ``code`` inside it."""
-        if element.tag != "pre":
-            self.text(node, ["".join(element.itertext())])
-            return
-        classes = [node.get("class") or ""]
-        pieces = [element.text] if element.text else []
-        for child in element:
-            if child.tag == "code":
-                self.text(node, pieces)
-                pieces = []
-                code = _Tag(None, None, "code", parent=node, previous=self.last)
-                node.contents.append(code)
-                self.last = code
-                self.text(code, ["".join(child.itertext())])
-            elif isinstance(child.tag, str):
-                pieces.append("".join(child.itertext()))
-            if child.tail:
-                pieces.append(child.tail)
-        self.text(node, pieces)
-        classes += [code.get("class") or "" for code in element.iter("code")]
-        node["class"] = CLASSES.join(classes)
+def _code(node: Element, element: etree._Element) -> None:
+    """Code as its text alone (all of it, dropped or not): a ``pre`` keeps its ``code``
+    children, and the classes of the ``code`` inside it."""
+    if element.tag != "pre":
+        _text(node, ["".join(element.itertext())])
+        return
+    classes = [node.get("class") or ""]
+    pieces = [element.text] if element.text else []
+    for child in element:
+        if child.tag == "code":
+            _text(node, pieces)
+            pieces = []
+            _text(Element("code", None, node), ["".join(child.itertext())])
+        elif isinstance(child.tag, str):
+            pieces.append("".join(child.itertext()))
+        if child.tail:
+            pieces.append(child.tail)
+    _text(node, pieces)
+    classes += [code.get("class") or "" for code in element.iter("code")]
+    node.attrs = {**(node.attrs or {}), "class": CLASSES.join(classes)}
