@@ -1,6 +1,7 @@
 """Two source trees of rypsok compared on extraction: the same output, and what it costs.
 
     python bench/rendering.py --before DIR [--after DIR] [--quick] [--rounds N]
+        [--only outputs|heavy]
 
 DIR is a checkout (or ``git archive`` of a commit) of rypsok; ``--after`` defaults to this
 one. Each tree runs in child processes of its own, one after the other, in alternating
@@ -202,7 +203,7 @@ def main() -> int:
         before=(Path, None, "the tree to compare against (required)"),
         after=(Path, c.ROOT, "the tree measured (default: this one)"),
         rounds=(int, 2, "runs of each tree, alternating"),
-        skip_heavy=(int, 0, "1: the corpora only"),
+        only=(str, "", "'outputs' or 'heavy': that part alone"),
     )
     if args.before is None:
         raise SystemExit("--before DIR is required")
@@ -211,8 +212,9 @@ def main() -> int:
         f"extraction: {trees['before']} (before) against {trees['after']} (after)",
         "python bench/rendering.py --before DIR",
     )
-    compare_outputs(trees, args.rounds, args.quick)
-    if not args.skip_heavy:
+    if args.only != "heavy":
+        compare_outputs(trees, args.rounds, args.quick)
+    if args.only != "outputs":
         compare_heavy(trees, 1 if args.quick else max(args.rounds, 3))
     return 0
 
