@@ -33,7 +33,14 @@ from rypsok.webfetch.extract.commonmark import (
     markdown_url,
 )
 from rypsok.webfetch.extract.document import HEADINGS, resolve
-from rypsok.webfetch.extract.render_tree import CLASSES, RAW, Element, Node, render_tree
+from rypsok.webfetch.extract.render_tree import (
+    CLASSES,
+    RAW,
+    Element,
+    Node,
+    dismantle,
+    render_tree,
+)
 
 _CONTAINERS = frozenset(
     {
@@ -174,10 +181,13 @@ def _children_tags(parent_tags: frozenset[str], name: str) -> frozenset[str]:
 
 def _joined(strings: list[str]) -> str:
     """Children's strings joined, the newlines where two meet collapsed to the larger
-    count, at most two (markdownify's join)."""
+    count, at most two (markdownify's join). ``strings`` is emptied as it is read, so
+    that each string is freed once its part is taken."""
     parts: list[str] = []
     trailing = ""  # the newlines that end the string before, not yet written
-    for string in strings:
+    strings.reverse()
+    while strings:
+        string = strings.pop()
         if string[0] != "\n":
             leading, content = "", string
         else:
@@ -262,7 +272,11 @@ class Converter(MarkdownConverter):
 
     def render(self, element: etree._Element, dropped: set) -> str:
         self.numbers.clear()  # keyed by id(): a new tree may reuse the ids
-        return self.process_tag(render_tree(element, dropped), frozenset())
+        tree = render_tree(element, dropped)
+        try:
+            return self.process_tag(tree, frozenset())
+        finally:
+            dismantle(tree)
 
     # ---- markdownify's walk, for render_tree's nodes, with two changes
 
@@ -306,11 +320,12 @@ class Converter(MarkdownConverter):
                 strings.append(string)
                 if string[0] == "\n" or string[-1] == "\n":
                     newlines = True
-        if newlines and name != "pre" and "pre" not in parent_tags:
-            text = _joined(strings)
-        else:
-            text = "".join(strings)
-        return text if convert is None else convert(node, text, parent_tags=parent_tags)
+        # the text is handed over in a list, so that only the conversion holds it, and the
+        # children's strings are freed first: on a 5 MB page each is a copy of the page
+        text = [_joined(strings) if newlines and name != "pre" and "pre" not in parent_tags
+                else "".join(strings)]  # fmt: skip
+        del strings
+        return text.pop() if convert is None else convert(node, text.pop(), parent_tags=parent_tags)
 
     def render_text(self, parent: Element, index: int, parent_tags: frozenset[str]) -> str:
         """The text at ``index`` in ``parent`` (markdownify's ``process_text``)."""
