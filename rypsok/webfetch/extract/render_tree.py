@@ -34,7 +34,7 @@ class Element:
     def __init__(self, name: str, attrs: dict[str, str] | None, parent: Element | None) -> None:
         self.name = name
         self.attrs = attrs
-        self.contents: list[Node] = []
+        self.contents: list[Node] | tuple[Node, ...] = []
         self.parent = parent
         if parent is None:
             self.index = 0
@@ -163,6 +163,7 @@ def _copy(parent: Element, element: etree._Element, dropped: set, data: bool | N
         if child.tail:
             pieces.append(child.tail)
     _text(node, pieces)
+    node.contents = tuple(node.contents)  # a tuple takes less than a list grown by appends
 
 
 def _code(node: Element, element: etree._Element) -> None:
