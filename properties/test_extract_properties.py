@@ -13,7 +13,7 @@ from __future__ import annotations
 import html as html_module
 import re
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from rypsok.errors import ToolError
@@ -155,6 +155,7 @@ def test_any_bytes_in_any_charset_decode_and_extract(body, charset):
 
 @SETTINGS
 @given(documents)
+@example("<html&#12;<html " + " ".join(f"n{i}" for i in range(261)) + ">")
 def test_no_tag_reaches_the_parser_with_more_attributes_than_the_bound(document):
     root, _, _ = parse(document)
     if root is not None:

@@ -740,6 +740,27 @@ def test_the_attribute_bound_reads_tags_as_the_parser_does(tag):
     assert partial is True
 
 
+@pytest.mark.parametrize(
+    "document",
+    [
+        # found by Hypothesis: "&#12;" in a tag's name is a form feed to the parser, so the
+        # "<html" after it is an attribute, the 257th
+        pytest.param("<html&#12;<html " + " ".join(f"n{i}" for i in range(261)) + ">", id="ff"),
+        pytest.param("<html&#x0C;<html {}>", id="ff-hex"),
+        pytest.param("<p x=a&#12;b {}>text", id="ff-in-a-value"),  # one value read as two
+        pytest.param("<\x01div {}>text", id="control"),  # removed: "<div" starts a tag
+        pytest.param("<&#1;div {}>text", id="control-reference"),
+        pytest.param("<\ufffediv {}>text", id="noncharacter"),
+    ],
+)
+def test_the_attribute_bound_reads_the_markup_the_parser_is_given(document):
+    # what lxml cannot hold is removed (a form feed reference read as a space) before the
+    # attribute bound reads the tags, so it reads them where the parser reads them
+    root, partial, _ = parse(document.format(attributes(300)))
+    assert max(len(element.attrib) for element in root.iter()) == MAX_ATTRIBUTES_PER_ELEMENT
+    assert partial is True
+
+
 @pytest.mark.parametrize("element", ["title", "script", "style", "textarea", "plaintext"])
 @pytest.mark.parametrize("own", [1, 300])
 def test_a_self_closed_text_element_ends_where_the_parser_ends_it(element, own):

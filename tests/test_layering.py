@@ -102,7 +102,6 @@ def test_the_sanitizer_loads_no_async_machinery():
 # The distribution that provides each import name, where the two differ.
 DISTRIBUTION_OF = {
     "ahocorasick_rs": "ahocorasick-rs",
-    "bs4": "beautifulsoup4",
     "jwt": "pyjwt",
     "mcp_types": "mcp-types",
     "opentelemetry": "opentelemetry-api",

@@ -3,7 +3,8 @@ subclass (docs/extraction.md, "Markdown"): page text stays text (escaped), links
 absolute http(s) URLs, images as their alternative text, once.
 
 markdownify walks a BeautifulSoup tree and rypsok's tree is lxml's, so the chosen content is
-first copied into a soup (soup.py).
+first copied into a small tree of its own (render_tree.py), and the converter walks it with
+markdownify's walk (``process_tag``), written again here for those nodes.
 
 Sentinels: the page's text can hold no C0 control other than TAB, LF, CR and FF (they are
 removed before parsing: lxml refuses them), so ``\\x01``, ``\\x02`` and ``\\x03`` mark a table
@@ -19,7 +20,6 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from bs4 import NavigableString, Tag
 from lxml import etree
 from markdownify import ATX, MarkdownConverter
 
@@ -33,7 +33,14 @@ from rypsok.webfetch.extract.commonmark import (
     markdown_url,
 )
 from rypsok.webfetch.extract.document import HEADINGS, resolve
-from rypsok.webfetch.extract.soup import CLASSES, RAW, soup
+from rypsok.webfetch.extract.render_tree import (
+    CLASSES,
+    RAW,
+    Element,
+    Node,
+    dismantle,
+    render_tree,
+)
 
 _CONTAINERS = frozenset(
     {
@@ -73,6 +80,8 @@ _CAPTIONS = re.compile("\x03([^\x03]*)\x03")
 _MARKS = re.compile("[\x01-\x03]")
 # A ". " or ") " that follows a number starting a line in the fragment before (``<b>1</b>. x``).
 _FRAGMENT_START = re.compile(r"[.)](?=\s|$)")
+# What LINE_START or _FRAGMENT_START can start with, but a digit
+_MAY_START_MARKUP = frozenset("#-+*>=~.)")
 
 
 def render(
@@ -92,54 +101,133 @@ def render(
 # ---------------------------------------------------------------------------- line starts
 
 
-def _may_be_empty(node: Any) -> bool:
+def _may_be_empty(node: Node) -> bool:
     """Whether ``node`` may render nothing (no text but white space; an image's alternative
     text may be a repeat)."""
-    if isinstance(node, NavigableString):
+    if isinstance(node, str):
         return not node.strip(" \t\n\r\f")
     return not any(string.strip(" \t\n\r\f") for string in node.strings)
 
 
-def _starts_a_line(node: Any) -> bool:
-    """Whether ``node`` may be the first thing on a line: nothing but what may render empty
-    before it since a block's start or a ``<br>``. (A heading's text follows its ``#``.)"""
-    while node is not None:
-        before = node.previous_sibling
-        while before is not None:
-            if isinstance(before, Tag) and (before.name == "br" or before.name in _BLOCKS):
+def _starts_a_line(parent: Element, index: int) -> bool:
+    """Whether the node at ``index`` in ``parent`` may be the first thing on a line:
+    nothing but what may render empty before it since a block's start or a ``<br>``. (A
+    heading's text follows its ``#``.)"""
+    while True:
+        siblings = parent.contents
+        for before in reversed(siblings[:index]):
+            if isinstance(before, Element) and (before.name == "br" or before.name in _BLOCKS):
                 return True
             if not _may_be_empty(before):
                 return False
-            before = before.previous_sibling
-        node = node.parent
-        if node is None or node.name in _BLOCKS or node.name == "[document]":
-            return node is None or node.name not in HEADINGS
-    return True
+        if parent.name in _BLOCKS or parent.name == "[document]":
+            return parent.name not in HEADINGS
+        if parent.parent is None:
+            return True
+        index, parent = parent.index, parent.parent
 
 
-def _ends_a_number_at_line_start(node: Any) -> bool:
-    """Whether the text before ``node`` is a number that starts a line (``<b>1</b>. x``
-    would be a list item)."""
-    while node is not None:
-        before = node.previous_sibling
-        while before is not None and _may_be_empty(before):
-            before = before.previous_sibling
-        if before is not None:
-            text = before.get_text() if isinstance(before, Tag) else str(before)
-            return text.strip(" ").isdigit() and _starts_a_line(before)
-        node = node.parent
-        if node is None or node.name in _BLOCKS:
+def _ends_a_number_at_line_start(parent: Element, index: int) -> bool:
+    """Whether the text before the node at ``index`` in ``parent`` is a number that starts
+    a line (``<b>1</b>. x`` would be a list item)."""
+    while True:
+        siblings = parent.contents
+        before = index - 1
+        while before >= 0 and _may_be_empty(siblings[before]):
+            before -= 1
+        if before >= 0:
+            node = siblings[before]
+            text = node.get_text() if isinstance(node, Element) else node
+            return text.strip(" ").isdigit() and _starts_a_line(parent, before)
+        if parent.name in _BLOCKS or parent.parent is None:
             return False
-    return False
+        index, parent = parent.index, parent.parent
+
+
+# ---------------------------------------------------------------------------- the walk
+
+# What markdownify's walk reads of a node: its name. Blocks have the white space at their
+# inner edges skipped (a heading is any name matching "h" and digits, as markdownify's
+# ``re.match``), and pre the white space next to it too.
+_TRIMMED_INSIDE = frozenset(
+    {
+        "p", "blockquote", "article", "div", "section", "ol", "ul", "li", "dl", "dt", "dd",
+        "table", "thead", "tbody", "tfoot", "tr", "td", "th",
+    }
+)  # fmt: skip
+_HEADING_NAME = re.compile(r"h(\d+)")
+
+
+def _trims_white_space_inside(name: str) -> bool:
+    return name in _TRIMMED_INSIDE or _HEADING_NAME.match(name) is not None
+
+
+def _trims_white_space_outside(node: Node | None) -> bool:
+    return isinstance(node, Element) and (
+        node.name == "pre" or _trims_white_space_inside(node.name)
+    )
+
+
+def _children_tags(parent_tags: frozenset[str], name: str) -> frozenset[str]:
+    """What markdownify tells a node's children of their ancestors: the names, "_inline"
+    in a heading or a table cell, "_noformat" in code."""
+    tags = {*parent_tags, name}
+    if name in ("td", "th") or _HEADING_NAME.match(name) is not None:
+        tags.add("_inline")
+    if name in ("pre", "code", "kbd", "samp"):
+        tags.add("_noformat")
+    return frozenset(tags)
+
+
+def _joined(strings: list[str]) -> str:
+    """Children's strings joined, the newlines where two meet collapsed to the larger
+    count, at most two (markdownify's join). ``strings`` is emptied as it is read, so
+    that each string is freed once its part is taken."""
+    parts: list[str] = []
+    trailing = ""  # the newlines that end the string before, not yet written
+    strings.reverse()
+    while strings:
+        string = strings.pop()
+        if string[0] != "\n":
+            leading, content = "", string
+        else:
+            content = string.lstrip("\n")
+            leading = string[: len(string) - len(content)]
+        if content and content[-1] == "\n":
+            stripped = content.rstrip("\n")
+            next_trailing = content[len(stripped) :]
+            content = stripped
+        else:
+            next_trailing = ""
+        if trailing and leading:
+            leading = "\n" * min(2, max(len(trailing), len(leading)))
+        elif trailing:
+            parts.append(trailing)
+        parts.append(leading)
+        parts.append(content)
+        trailing = next_trailing
+    parts.append(trailing)
+    return "".join(parts)
+
+
+def _before_white_space(siblings: list[Node], index: int) -> int:
+    """``index``, or the one before when that is a text of spaces and newlines only."""
+    if index >= 0 and isinstance(siblings[index], str) and not siblings[index].strip(" \n"):
+        return index - 1
+    return index
+
+
+def _is_br(node: Node) -> bool:
+    return isinstance(node, Element) and node.name == "br"
 
 
 # ---------------------------------------------------------------------------- the converter
 
 
-def _holds_a_block(link: Tag) -> bool:
+def _holds_a_block(link: Element) -> bool:
     """Whether a link wraps blocks (a card: HTML lets <a> wrap flow content)."""
-    return any(isinstance(child, Tag) for child in link.children) and any(
-        isinstance(node, Tag) and node.name in _CARD_BLOCKS for node in link.descendants
+    return any(isinstance(child, Element) for child in link.children) and any(
+        isinstance(node, Element) and node.name in _CARD_BLOCKS for node in link.descendants
     )
 
 
@@ -178,42 +266,94 @@ class Converter(MarkdownConverter):
         self.seen_alt = {" ".join(title.split()).casefold()}
         self.urls: dict[str, str | None] = {}
         self.numbers: dict[int, int] = {}  # a list's id -> the number of its next item
+        # (the ancestors' names, a name) -> what the walk needs: the children's ancestors,
+        # whether white space at the inner edges is skipped, the conversion
+        self.how_to_walk: dict[tuple[frozenset[str], str], tuple[frozenset[str], bool, Any]] = {}
 
     def render(self, element: etree._Element, dropped: set) -> str:
-        self.numbers.clear()  # keyed by id(): a new soup may reuse the ids
-        return self.process_tag(soup(element, dropped), set())
+        self.numbers.clear()  # keyed by id(): a new tree may reuse the ids
+        tree = render_tree(element, dropped)
+        try:
+            return self.process_tag(tree, frozenset())
+        finally:
+            dismantle(tree)
 
-    # ---- markdownify's walk, two changes
+    # ---- markdownify's walk, for render_tree's nodes, with two changes
 
-    def process_element(self, node: Any, parent_tags: set[str] | None = None) -> str:
-        if isinstance(node, NavigableString):
-            return self.process_text(node, parent_tags)
-        if node.name in RAW:  # their text is all they give: their children are not walked
-            return self.get_conv_fn_cached(node.name)(node, "", parent_tags)
-        return self.process_tag(node, parent_tags)
+    def process_tag(self, node: Element, parent_tags: frozenset[str] | None = None) -> str:
+        """markdownify 1.2's ``process_tag``, the same output: white-space text at a block's
+        inner edges or next to a block is skipped, the other children are converted, the
+        newlines where two meet are collapsed to the larger count (at most two) unless in a
+        ``pre``, and the node's own conversion is applied. Two changes: text between a
+        list's items is not rendered (``process_text``), and code elements are converted
+        from their text alone, their children not walked."""
+        if parent_tags is None:
+            parent_tags = frozenset()
+        name = node.name
+        how = self.how_to_walk.get((parent_tags, name))
+        if how is None:
+            how = self.how_to_walk[(parent_tags, name)] = (
+                _children_tags(parent_tags, name),
+                _trims_white_space_inside(name),
+                self.get_conv_fn_cached(name),
+            )
+        children_tags, trims_inside, convert = how
+        strings = []
+        newlines = False  # whether a string starts or ends with one
+        contents = node.contents
+        last = len(contents) - 1
+        for index, child in enumerate(contents):
+            if child.__class__ is Element:
+                if child.name in RAW:
+                    string = self.get_conv_fn_cached(child.name)(child, "", children_tags)
+                else:
+                    string = self.process_tag(child, children_tags)
+            else:
+                if not child.strip() and (
+                    (trims_inside and (index == 0 or index == last))
+                    or (index and _trims_white_space_outside(contents[index - 1]))
+                    or (index < last and _trims_white_space_outside(contents[index + 1]))
+                ):
+                    continue
+                string = self.render_text(node, index, children_tags)
+            if string:
+                strings.append(string)
+                if string[0] == "\n" or string[-1] == "\n":
+                    newlines = True
+        # the text is handed over in a list, so that only the conversion holds it, and the
+        # children's strings are freed first: on a 5 MB page each is a copy of the page
+        text = [_joined(strings) if newlines and name != "pre" and "pre" not in parent_tags
+                else "".join(strings)]  # fmt: skip
+        del strings
+        return text.pop() if convert is None else convert(node, text.pop(), parent_tags=parent_tags)
 
-    def process_text(self, el: NavigableString, parent_tags: set[str] | None = None) -> str:
-        parent = el.parent
-        if parent is not None and parent.name in _LISTS:
+    def render_text(self, parent: Element, index: int, parent_tags: frozenset[str]) -> str:
+        """The text at ``index`` in ``parent`` (markdownify's ``process_text``)."""
+        if parent.name in _LISTS:
             return ""  # text between a list's items is not rendered
-        text = collapse(str(el))
-        before, after = el.previous_sibling, el.next_sibling
-        if (before is None and parent is not None and parent.name in _BLOCKS) or (
-            isinstance(before, Tag) and (before.name in _BLOCKS or before.name == "br")
+        siblings = parent.contents
+        text = collapse(siblings[index])
+        before = siblings[index - 1] if index else None
+        after = siblings[index + 1] if index + 1 < len(siblings) else None
+        if (before is None and parent.name in _BLOCKS) or (
+            isinstance(before, Element) and (before.name in _BLOCKS or before.name == "br")
         ):
             text = text.lstrip(" ")
-        if (after is None and parent is not None and parent.name in _BLOCKS) or (
-            isinstance(after, Tag) and (after.name in _BLOCKS or after.name == "br")
+        if (after is None and parent.name in _BLOCKS) or (
+            isinstance(after, Element) and (after.name in _BLOCKS or after.name == "br")
         ):
             text = text.rstrip(" ")
-        text = self.escape(text, parent_tags)
-        if text.endswith("!") and isinstance(after, Tag) and after.name == "a":
+        if text:
+            text = escape(text)
+        if text.endswith("!") and isinstance(after, Element) and after.name == "a":
             text = text[:-1] + "\\!"  # "![" would make an image
         lead, rest = ("", text) if not text.startswith(" ") else (" ", text[1:])
+        if not rest or (rest[0] not in _MAY_START_MARKUP and not rest[0].isdigit()):
+            return text
         if LINE_START.match(rest):
-            if _starts_a_line(el):
+            if _starts_a_line(parent, index):
                 return lead + escape_line_start(rest)
-        elif _FRAGMENT_START.match(rest) and _ends_a_number_at_line_start(el):
+        elif _FRAGMENT_START.match(rest) and _ends_a_number_at_line_start(parent, index):
             return lead + "\\" + rest
         return text
 
@@ -222,7 +362,7 @@ class Converter(MarkdownConverter):
             return ""
         return escape(text)
 
-    def convert__document_(self, el: Any, text: str, parent_tags: set[str]) -> str:
+    def convert__document_(self, el: Any, text: str, parent_tags: frozenset[str]) -> str:
         text = text.strip("\n ")
         if " \n" in text:  # no line ends in spaces
             text = _LINE_END_SPACES.sub("", text)
@@ -234,36 +374,33 @@ class Converter(MarkdownConverter):
 
     # ---- blocks
 
-    def _block(self, el: Tag, text: str, parent_tags: set[str]) -> str:
+    def _block(self, el: Element, text: str, parent_tags: frozenset[str]) -> str:
         if "_inline" in parent_tags:
             return " " + text.strip(" \n") + " "
         text = text.strip(" \n")
         return f"\n\n{text}\n\n" if text else "\n\n"  # an empty block still separates
 
-    def convert_br(self, el: Tag, text: str, parent_tags: set[str]) -> str:
+    def convert_br(self, el: Element, text: str, parent_tags: frozenset[str]) -> str:
         if "_inline" in parent_tags:
             return " "
-        before = el.previous_sibling
-        if isinstance(before, NavigableString) and not before.strip(" \n"):
-            before = before.previous_sibling
-        if isinstance(before, Tag) and before.name == "br":
-            earlier = before.previous_sibling
-            if isinstance(earlier, NavigableString) and not earlier.strip(" \n"):
-                earlier = earlier.previous_sibling
-            if isinstance(earlier, Tag) and earlier.name == "br":
+        siblings = el.parent.contents if el.parent is not None else [el]
+        before = _before_white_space(siblings, el.index - 1)
+        if before >= 0 and _is_br(siblings[before]):
+            earlier = _before_white_space(siblings, before - 1)
+            if earlier >= 0 and _is_br(siblings[earlier]):
                 return ""  # two breaks end the paragraph; more add nothing
         return "\n"
 
-    def convert_hN(self, n: int, el: Tag, text: str, parent_tags: set[str]) -> str:
+    def convert_hN(self, n: int, el: Element, text: str, parent_tags: frozenset[str]) -> str:
         text = _flat(text).strip()
         if "_inline" in parent_tags or n > 6:  # <h7> is no heading
             return text
         return f"\n\n{'#' * min(6, n)} {text}\n\n" if text else ""
 
-    def convert_hr(self, el: Tag, text: str, parent_tags: set[str]) -> str:
+    def convert_hr(self, el: Element, text: str, parent_tags: frozenset[str]) -> str:
         return "\n\n---\n\n"
 
-    def convert_blockquote(self, el: Tag, text: str, parent_tags: set[str]) -> str:
+    def convert_blockquote(self, el: Element, text: str, parent_tags: frozenset[str]) -> str:
         text = text.strip(" \n")
         if "_inline" in parent_tags:
             return " " + _flat(text) + " "
@@ -274,8 +411,10 @@ class Converter(MarkdownConverter):
         lines = ("> " + line if line else ">" for line in text.split("\n"))
         return "\n\n" + "\n".join(lines).replace(_CODE_LINE, _CODE_LINE + "> ") + "\n\n"
 
-    def convert_pre(self, el: Tag, text: str, parent_tags: set[str]) -> str:
-        blocks = [child for child in el.children if isinstance(child, Tag) and child.name == "code"]
+    def convert_pre(self, el: Element, text: str, parent_tags: frozenset[str]) -> str:
+        blocks = [
+            child for child in el.children if isinstance(child, Element) and child.name == "code"
+        ]
         if len(blocks) > 1:  # variants of one example, one per line
             code = "\n".join(block.get_text().strip("\n") for block in blocks)
         else:
@@ -300,7 +439,7 @@ class Converter(MarkdownConverter):
 
     # ---- lists
 
-    def convert_list(self, el: Tag, text: str, parent_tags: set[str]) -> str:
+    def convert_list(self, el: Element, text: str, parent_tags: frozenset[str]) -> str:
         text = text.strip("\n")
         if not text:
             return "\n\n"
@@ -308,7 +447,7 @@ class Converter(MarkdownConverter):
 
     convert_ul = convert_ol = convert_menu = convert_list
 
-    def convert_li(self, el: Tag, text: str, parent_tags: set[str]) -> str:
+    def convert_li(self, el: Element, text: str, parent_tags: frozenset[str]) -> str:
         text = text.strip(" \n")
         parent = el.parent
         if not text:
@@ -339,15 +478,15 @@ class Converter(MarkdownConverter):
 
     # ---- tables (only data tables: layout tables were copied as divs)
 
-    def convert_td(self, el: Tag, text: str, parent_tags: set[str]) -> str:
+    def convert_td(self, el: Element, text: str, parent_tags: frozenset[str]) -> str:
         return _flat(text).strip(" ").replace("|", "\\|") + _CELL
 
     convert_th = convert_td
 
-    def convert_tr(self, el: Tag, text: str, parent_tags: set[str]) -> str:
+    def convert_tr(self, el: Element, text: str, parent_tags: frozenset[str]) -> str:
         return text.replace("\n", "") + _ROW if _CELL in text else ""
 
-    def convert_table(self, el: Tag, text: str, parent_tags: set[str]) -> str:
+    def convert_table(self, el: Element, text: str, parent_tags: frozenset[str]) -> str:
         caption = ""
         if _CAPTION in text:  # the first caption is the table's (rypsok reads no other)
             caption = _CAPTIONS.search(text).group(1).strip(" ")  # type: ignore[union-attr]
@@ -369,14 +508,14 @@ class Converter(MarkdownConverter):
         table = "\n".join(lines)
         return f"\n\n{caption}\n\n{table}\n\n" if caption else f"\n\n{table}\n\n"
 
-    def convert_caption(self, el: Tag, text: str, parent_tags: set[str]) -> str:
+    def convert_caption(self, el: Element, text: str, parent_tags: frozenset[str]) -> str:
         if el.parent is not None and el.parent.name == "table" and _CAPTION not in text:
             return _CAPTION + _flat(text).strip(" ") + _CAPTION  # a data table's, set above it
         return self._block(el, text, parent_tags)
 
     # ---- inline
 
-    def convert_a(self, el: Tag, text: str, parent_tags: set[str]) -> str:
+    def convert_a(self, el: Element, text: str, parent_tags: frozenset[str]) -> str:
         href = el.get("href") or ""
         if _holds_a_block(el):
             return self._card(href, text)
@@ -416,14 +555,14 @@ class Converter(MarkdownConverter):
                 blocks[index] = f"{prefix}[{inner}]({url})"
         return "\n\n" + "\n\n".join(blocks) + "\n\n"
 
-    def convert_img(self, el: Tag, text: str, parent_tags: set[str]) -> str:
+    def convert_img(self, el: Element, text: str, parent_tags: frozenset[str]) -> str:
         alt = " ".join((el.get("alt") or "").split())
         if alt and alt.casefold() not in self.seen_alt and not _FILE_NAME.search(alt):
             self.seen_alt.add(alt.casefold())
             return self.escape(alt)
         return ""
 
-    def _emphasis(self, el: Tag, text: str, parent_tags: set[str]) -> str:
+    def _emphasis(self, el: Element, text: str, parent_tags: frozenset[str]) -> str:
         if parent_tags & _SAME_MARKER[el.name]:  # <b> inside <strong> adds nothing
             return text
         marker = _MARKERS[el.name]
@@ -431,22 +570,22 @@ class Converter(MarkdownConverter):
 
     convert_b = convert_strong = convert_em = convert_i = convert_del = convert_s = _emphasis
 
-    def convert_code(self, el: Tag, text: str, parent_tags: set[str]) -> str:
+    def convert_code(self, el: Element, text: str, parent_tags: frozenset[str]) -> str:
         return code_span(el.get_text())
 
     convert_kbd = convert_samp = convert_tt = convert_code
 
     # ---- markdownify's other conversions, which rypsok does not make
 
-    def convert_q(self, el: Tag, text: str, parent_tags: set[str]) -> str:
+    def convert_q(self, el: Element, text: str, parent_tags: frozenset[str]) -> str:
         return text
 
-    def convert_sub(self, el: Tag, text: str, parent_tags: set[str]) -> str:
+    def convert_sub(self, el: Element, text: str, parent_tags: frozenset[str]) -> str:
         return text
 
     convert_sup = convert_sub
 
-    def convert_video(self, el: Tag, text: str, parent_tags: set[str]) -> str:
+    def convert_video(self, el: Element, text: str, parent_tags: frozenset[str]) -> str:
         return text
 
 

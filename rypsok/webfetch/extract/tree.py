@@ -51,7 +51,10 @@ _FORM_FEED_REFERENCE = re.compile(rb"&#(?:0*12(?![0-9])|[xX]0*[cC](?![0-9a-fA-F]
 
 # The markup of a document as the HTML tokenizer reads it (WHATWG HTML 13.2.5, which
 # libxml2 follows since 2.14), to find the tags with more than MAX_ATTRIBUTES_PER_ELEMENT
-# attributes before libxml2 reads them. Every tag is matched whole, so the scan never looks
+# attributes before libxml2 reads them. The patterns are bytes: they read the very bytes
+# libxml2 is given, after what it cannot hold was removed (a removed control or reference
+# can start a tag or end a tag's name: "<\x01div", "<html&#12;<html"), and the markup
+# they read is all ASCII, which UTF-8 never uses inside a multi-byte character. Every tag is matched whole, so the scan never looks
 # inside an attribute value; comments, bogus comments (``<!DOCTYPE``, ``<?xml``) and the text
 # of script, style, title, textarea and the like are matched whole, so their text is never
 # read as tags. Each attribute is an atomic group, and a run of markup within the bounds is
@@ -72,7 +75,7 @@ _TAG = rf"</?[A-Za-z][^{_TAG_SPACE}/>]*+"
 # libxml2 ends a text element (plaintext too) at a self-closing start tag, ``<title/>``,
 # where WHATWG HTML ignores the slash: what follows is markup, not the element's text.
 _SELF_CLOSING = rf"[{_TAG_SPACE}]*+/>"
-_STARTS_SELF_CLOSED = re.compile(_SELF_CLOSING)
+_STARTS_SELF_CLOSED = re.compile(_SELF_CLOSING.encode())
 
 
 def _element_alternatives(attributes: str) -> str:
@@ -88,35 +91,38 @@ def _element_alternatives(attributes: str) -> str:
 
 
 _WITHIN_BOUNDS = re.compile(
-    r"(?:[^<]++"
-    r"|<!--(?:-?>|(?:[^-]++|-(?!-!?>))*+(?:--!?>)?)"  # a comment
-    r"|<(?:[!?]|/(?![A-Za-z]))[^>]*+>?"  # a bogus comment
-    + "|"
-    + _element_alternatives(rf"{_ATTRIBUTE}{{0,{MAX_ATTRIBUTES_PER_ELEMENT}}}(?!{_ATTRIBUTE})")
-    + r"|<(?!/?[A-Za-z]))*+"  # a "<" that starts nothing
+    (
+        r"(?:[^<]++"
+        r"|<!--(?:-?>|(?:[^-]++|-(?!-!?>))*+(?:--!?>)?)"  # a comment
+        r"|<(?:[!?]|/(?![A-Za-z]))[^>]*+>?"  # a bogus comment
+        + "|"
+        + _element_alternatives(rf"{_ATTRIBUTE}{{0,{MAX_ATTRIBUTES_PER_ELEMENT}}}(?!{_ATTRIBUTE})")
+        + r"|<(?!/?[A-Za-z]))*+"  # a "<" that starts nothing
+    ).encode()
 )
 # Where a run within the bounds stops: a tag with too many attributes. Its name and first
 # attributes, then the excess, then the text of a text element.
 _TAG_WITH_ALL_IT_KEEPS = re.compile(
-    rf"(?P<name>{_TAG}){_ATTRIBUTE}{{{MAX_ATTRIBUTES_PER_ELEMENT}}}"
+    rf"(?P<name>{_TAG}){_ATTRIBUTE}{{{MAX_ATTRIBUTES_PER_ELEMENT}}}".encode()
 )
-_MORE_ATTRIBUTES = re.compile(rf"(?:{_ATTRIBUTE})++")
+_MORE_ATTRIBUTES = re.compile(rf"(?:{_ATTRIBUTE})++".encode())
 _TEXT_OF = {
-    name: re.compile(rf"(?:[^<]++|<(?!/(?i:{name}){_NAME_END}))*+") for name in _TEXT_ELEMENTS
+    name.encode(): re.compile(rf"(?:[^<]++|<(?!/(?i:{name}){_NAME_END}))*+".encode())
+    for name in _TEXT_ELEMENTS
 }
 
 
 # Anywhere, even inside a script or an attribute value: what starts more attributes than
 # the bound. A document without it has no such tag (a real tag is read the same from its
 # own "<"), and the scan above is skipped: one search in C, a third of the scan's time.
-_TOO_MANY_ANYWHERE = re.compile(rf"{_TAG}{_ATTRIBUTE}{{{MAX_ATTRIBUTES_PER_ELEMENT + 1}}}")
+_TOO_MANY_ANYWHERE = re.compile(rf"{_TAG}{_ATTRIBUTE}{{{MAX_ATTRIBUTES_PER_ELEMENT + 1}}}".encode())
 
 
-def _bound_attributes(html: str) -> str:
+def _bound_attributes(html: bytes) -> bytes:
     """``html`` without the attributes past MAX_ATTRIBUTES_PER_ELEMENT of each tag."""
     if _TOO_MANY_ANYWHERE.search(html) is None:
         return html
-    pieces: list[str] = []
+    pieces: list[bytes] = []
     copied = scan = 0
     while True:
         stop = _WITHIN_BOUNDS.match(html, scan).end()
@@ -132,14 +138,14 @@ def _bound_attributes(html: str) -> str:
         name = head.group("name")[1:].lower()
         if _STARTS_SELF_CLOSED.match(html, scan):
             continue
-        if name == "plaintext":
+        if name == b"plaintext":
             break
         if name in _TEXT_OF:
             scan = _TEXT_OF[name].match(html, scan).end()
     if not pieces:
         return html
     pieces.append(html[copied:])
-    return "".join(pieces)
+    return b"".join(pieces)
 
 
 def _holdable(data: bytes) -> tuple[bytes, int]:
@@ -166,11 +172,10 @@ def parse(html: str) -> tuple[etree._Element | None, bool, int]:
     (libxml2 compares each attribute with the ones before it: 40,000 of them take 13 s).
     The other bounds cut the tree: a document that may exceed MAX_NODES or MAX_ATTRIBUTES
     is parsed in chunks and feeding stops at the cut."""
-    read = _bound_attributes(html)
-    dropped = len(read) != len(html)
-    html = read
-    data, removed = _holdable(html.encode("utf-8", "replace"))
-    if html.count("<") - html.count("</") <= MAX_NODES and html.count("=") <= MAX_ATTRIBUTES:
+    held, removed = _holdable(html.encode("utf-8", "replace"))
+    data = _bound_attributes(held)
+    dropped = len(data) != len(held)
+    if data.count(b"<") - data.count(b"</") <= MAX_NODES and data.count(b"=") <= MAX_ATTRIBUTES:
         try:
             root = etree.fromstring(data, etree.HTMLParser(**_parser_options()))
         except etree.XMLSyntaxError:
