@@ -33,7 +33,7 @@ from rypsok.webfetch.extract.markdown import render
 from rypsok.webfetch.extract.names import Names
 from rypsok.webfetch.extract.page_choice import kept_text, page_boilerplate, reads_as_a_page
 from rypsok.webfetch.extract.prune import Pruned, prune
-from rypsok.webfetch.extract.readability import main_content
+from rypsok.webfetch.extract.readability import main_content, with_adjacent_prose
 from rypsok.webfetch.extract.tree import (
     MAX_ATTRIBUTES,
     MAX_ATTRIBUTES_PER_ELEMENT,
@@ -128,6 +128,8 @@ def _content(
         kept = kept_text(main, named, metrics)
     if reads_as_a_page(kept, main, metrics, body, declared_article, names):
         main, dropped = [body], page_boilerplate(body, metrics)
+    elif main != [body]:
+        main = with_adjacent_prose(main, metrics, names)
     dropped |= title_headings(main, title)
     dropped |= repeated_copies(main, metrics, dropped)
     dropped |= echoes(main, metrics)

@@ -118,6 +118,47 @@ _CHROME_ROLES = frozenset(
 )
 
 
+# A page-builder shortcode that reached the page unexpanded ([vc_row], [et_pb_section
+# admin_label="…"], [/vc_column]): markup for a plugin, not words for the reader. A bracketed
+# name is taken for one when the page also closes it ([/name]) or when it carries
+# attributes (name="value"); a footnote [1], an editor's [sic] or a bracketed phrase has
+# neither.
+_SHORTCODE_CLOSE = re.compile(r"\[/([A-Za-z][\w-]*)\]")
+_SHORTCODE = re.compile(
+    r"""\[/?([A-Za-z][\w-]*)((?:\s+[\w-]+(?:=(?:"[^"\]]*"|'[^'\]]*'|[^\s"'\]]+))?)*)\s*/?\]"""
+)
+
+
+def _strip_shortcodes(body: etree._Element) -> None:
+    """Remove unexpanded shortcodes from the text of ``body``."""
+    closed = set()
+    texts = []
+    for element in body.iter(etree.Element):
+        for text in (element.text, element.tail if element is not body else None):
+            if text and "[" in text:
+                texts.append(text)
+                closed.update(name.lower() for name in _SHORTCODE_CLOSE.findall(text))
+    if not texts:
+        return
+
+    def is_shortcode(match: re.Match[str]) -> bool:
+        return match.group(1).lower() in closed or "=" in match.group(2)
+
+    if not closed and not any(
+        is_shortcode(match) for text in texts for match in _SHORTCODE.finditer(text)
+    ):
+        return
+
+    def strip(text: str) -> str:
+        return _SHORTCODE.sub(lambda m: " " if is_shortcode(m) else m.group(0), text)
+
+    for element in body.iter(etree.Element):
+        if element.text and "[" in element.text:
+            element.text = strip(element.text)
+        if element is not body and element.tail and "[" in element.tail:
+            element.tail = strip(element.tail)
+
+
 class Pruned(NamedTuple):
     holders: set[etree._Element]
     chrome_removed: int
@@ -139,6 +180,7 @@ def prune(body: etree._Element, names: Names, drop_chrome: bool) -> Pruned:
     readers). The body itself is never hidden: scripts that would reveal it do not run."""
     _read_without_scripts(body)
     etree.strip_elements(body, *_UNRENDERED_TAGS, with_tail=False)
+    _strip_shortcodes(body)
     hidden = []
     aria_hidden = []
     chrome = []

@@ -349,6 +349,53 @@ def _with_siblings(
     return chosen
 
 
+def with_adjacent_prose(
+    chosen: list[etree._Element], metrics: Metrics, names: Names
+) -> list[etree._Element]:
+    """``chosen`` (siblings, in document order) and the siblings right before it (past
+    siblings without text) that are prose: a standfirst above the article, an intro block
+    of its own. Such a block scores too little to pass readability's floor on a small page.
+    Blocks after the article are not taken: there, prose is an author's bio, a rating
+    widget or a newsletter's pitch as often as a closing paragraph."""
+    parent = chosen[0].getparent()
+    if parent is None:
+        return chosen
+    top = max(chosen, key=metrics.text)
+    added = []
+    sibling = chosen[0].getprevious()
+    while sibling is not None:
+        if isinstance(sibling.tag, str) and metrics.text(sibling):
+            if not _is_prose_block(sibling, top, metrics, names):
+                break
+            added.append(sibling)
+        sibling = sibling.getprevious()
+    return added[::-1] + chosen
+
+
+def _is_prose_block(
+    element: etree._Element, top: etree._Element, metrics: Metrics, names: Names
+) -> bool:
+    text = metrics.text(element)
+    if not text or text > min(_PROSE_BLOCK, metrics.text(top) / 2) or element in metrics.unlikely:
+        return False
+    judgement = names.judge(element)
+    if judgement.boilerplate or judgement.unlikely:
+        return False
+    return (
+        metrics.good(element) >= max(_PROSE_SHARE * text, _PROSE_LEAST)
+        and metrics.link_density(element) < _PROSE_LINKS
+    )
+
+
+# A sibling next to the chosen content joins it when it holds at most this much text (and
+# at most half of the chosen block's: a standfirst, not a second block), when this share
+# of its text is paragraphs and under this share is linked.
+_PROSE_BLOCK = 1000
+_PROSE_SHARE = 0.7
+_PROSE_LEAST = 80  # characters of paragraph text: a sentence or two, not a status line
+_PROSE_LINKS = 0.1
+
+
 def _is_prose(paragraph: etree._Element, metrics: Metrics) -> bool:
     length = metrics.text(paragraph)
     density = metrics.link_density(paragraph)
