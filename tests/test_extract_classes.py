@@ -51,3 +51,29 @@ def test_page_builder_shortcodes_are_markup_not_text():
         ),
         chrome=("vc_row", "vc_column", "et_pb", "admin_label", "[/", "\\[/", "2/3"),
     )
+
+
+def test_a_page_whose_one_section_is_an_aside_is_read_and_not_its_feedback_form():
+    markdown = markdown_of("aside-section.html")
+    assert_reads(
+        markdown,
+        main=(
+            "## Opening hours",
+            "The library is open from nine until six on weekdays",
+            "story time moves from Tuesday afternoon to Wednesday morning.",
+        ),
+        chrome=("Catalogue", "Events"),
+    )
+
+
+def test_an_articles_own_header_and_its_next_column_come_back_with_it():
+    markdown = markdown_of("article-header-standfirst.html")
+    assert_reads(
+        markdown,
+        main=(
+            "Eleven old trees, a borrowed press and one October weekend",
+            "We picked on the Saturday",
+            "Next year we will wash the crates first",
+        ),
+        chrome=(),
+    )

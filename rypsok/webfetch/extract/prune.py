@@ -163,6 +163,7 @@ class Pruned(NamedTuple):
     holders: set[etree._Element]
     chrome_removed: int
     header_text: int
+    aside_text: int
     folded: set[etree._Element]
 
 
@@ -171,7 +172,7 @@ def prune(body: etree._Element, names: Names, drop_chrome: bool) -> Pruned:
     (navigation, headers, footers, sidebars). Returns the elements that are or hold an
     article (``<article>``, ``<main>``, role=main, itemprop=articleBody, a class named
     like an article body), how many chrome elements were removed and how much text outside
-    links the removed headers held, and the folded elements:
+    links the removed headers and, apart, the removed asides held, and the folded elements:
     what is ``aria-hidden`` but kept, being long text that nothing else on the page holds.
 
     A chrome element that holds the article stays: the markup put the document inside it
@@ -237,15 +238,33 @@ def prune(body: etree._Element, names: Names, drop_chrome: bool) -> Pruned:
             folded.update(element.iter(etree.Element))
         else:
             _remove(element)
-    removed = header_text = 0
+    removed = header_text = aside_text = 0
     if drop_chrome:
         for element in chrome:
-            if element not in holders and element.getparent() is not None:
+            if (
+                element not in holders
+                and element.getparent() is not None
+                and not _heads_the_article(element)
+            ):
                 if element.tag == "header" or element.get("role") == "banner":
                     header_text += _unlinked_length(element)
+                elif element.tag == "aside":
+                    aside_text += _unlinked_length(element)
                 _remove(element)
                 removed += 1
-    return Pruned(holders, removed, header_text, folded)
+    return Pruned(holders, removed, header_text, aside_text, folded)
+
+
+# A <header> holding the page's <h1> and a paragraph of this many characters outside links
+# is the article's own header (its title and standfirst), not the site's banner.
+_STANDFIRST = 80
+
+
+def _heads_the_article(element: etree._Element) -> bool:
+    """Whether ``element`` is a ``<header>`` holding an ``<h1>`` and a paragraph of prose."""
+    if element.tag != "header" or not any(True for _ in islice(element.iter("h1"), 1)):
+        return False
+    return any(_unlinked_length(p) >= _STANDFIRST for p in element.iter("p"))
 
 
 def _unlinked_length(element: etree._Element) -> int:

@@ -355,28 +355,40 @@ def with_adjacent_prose(
     """``chosen`` (siblings, in document order) and the siblings right before it (past
     siblings without text) that are prose: a standfirst above the article, an intro block
     of its own. Such a block scores too little to pass readability's floor on a small page.
-    Blocks after the article are not taken: there, prose is an author's bio, a rating
-    widget or a newsletter's pitch as often as a closing paragraph."""
+    After it, only blocks of the chosen block's tag and class are taken (the next column):
+    there, other prose is an author's bio, a rating widget or a newsletter's pitch as
+    often as a closing paragraph."""
     parent = chosen[0].getparent()
     if parent is None:
         return chosen
     top = max(chosen, key=metrics.text)
-    added = []
+    before = []
     sibling = chosen[0].getprevious()
     while sibling is not None:
         if isinstance(sibling.tag, str) and metrics.text(sibling):
             if not _is_prose_block(sibling, top, metrics, names):
                 break
-            added.append(sibling)
+            before.append(sibling)
         sibling = sibling.getprevious()
-    return added[::-1] + chosen
+    after = []
+    key = (top.tag, top.get("class"))
+    sibling = chosen[-1].getnext()
+    while sibling is not None and key[1]:
+        if isinstance(sibling.tag, str) and metrics.text(sibling):
+            if (sibling.tag, sibling.get("class")) != key or not _is_prose_block(
+                sibling, top, metrics, names
+            ):
+                break
+            after.append(sibling)
+        sibling = sibling.getnext()
+    return before[::-1] + chosen + after
 
 
 def _is_prose_block(
     element: etree._Element, top: etree._Element, metrics: Metrics, names: Names
 ) -> bool:
     text = metrics.text(element)
-    if not text or text > min(_PROSE_BLOCK, metrics.text(top) / 2) or element in metrics.unlikely:
+    if not text or text > min(_PROSE_BLOCK, metrics.text(top)) or element in metrics.unlikely:
         return False
     judgement = names.judge(element)
     if judgement.boilerplate or judgement.unlikely:
@@ -388,7 +400,7 @@ def _is_prose_block(
 
 
 # A sibling next to the chosen content joins it when it holds at most this much text (and
-# at most half of the chosen block's: a standfirst, not a second block), when this share
+# no more than the chosen block: a standfirst, not a second block), when this share
 # of its text is paragraphs and under this share is linked.
 _PROSE_BLOCK = 1000
 _PROSE_SHARE = 0.7
