@@ -362,6 +362,8 @@ def with_adjacent_prose(
     if parent is None:
         return chosen
     top = max(chosen, key=metrics.text)
+    if sum(metrics.text(element) for element in chosen) >= _SHORT_READING:
+        return chosen
     before = []
     sibling = chosen[0].getprevious()
     while sibling is not None:
@@ -403,6 +405,7 @@ def _is_prose_block(
 # no more than the chosen block: a standfirst, not a second block), when this share
 # of its text is paragraphs and under this share is linked.
 _PROSE_BLOCK = 1000
+_SHORT_READING = 1500  # only a reading shorter than this is joined by its prose siblings
 _PROSE_SHARE = 0.7
 _PROSE_LEAST = 80  # characters of paragraph text: a sentence or two, not a status line
 _PROSE_LINKS = 0.1
