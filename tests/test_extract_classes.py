@@ -77,3 +77,24 @@ def test_an_articles_own_header_and_its_next_column_come_back_with_it():
         ),
         chrome=(),
     )
+
+
+def test_a_post_whose_body_class_names_the_post_template_is_read_without_its_share_bar():
+    markdown = markdown_of("post-template-body.html")
+    assert_reads(
+        markdown,
+        main=("Heute früh lag Reif auf den Kohlköpfen",),
+        chrome=("Teilen mit", "Ähnliche Beiträge", "Kommentare sind geschlossen", "Impressum"),
+    )
+
+
+def test_a_short_post_holding_the_pages_paragraphs_is_not_read_as_a_listing():
+    markdown = markdown_of("post-among-link-lists.html")
+    assert_reads(
+        markdown,
+        main=(
+            "Die Quitten vom Nachbarn lagen eine Woche im Keller",
+            "Aus dem Saft wurde Gelee",
+        ),
+        chrome=("Blogroll", "Gartenblog", "Beetnotizen", "Januar 2019", "Steckbrief"),
+    )

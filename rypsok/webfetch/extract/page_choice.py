@@ -23,6 +23,8 @@ _LISTING_ITEMS = 4
 _LISTING_SHARE = 0.5
 _LISTING_OVER_READING = 2
 _MENU_LINK_TEXT = 25
+# A reading holding this share of the page's paragraph text is the page's main content.
+_MOST_PROSE = 0.8
 
 
 def reads_as_a_page(
@@ -35,7 +37,9 @@ def reads_as_a_page(
 ) -> bool:
     """Whether the page as a whole (without its chrome) is its main content rather than
     what the article reading kept. A page whose other text is all links (a short news story
-    among teasers) keeps its article."""
+    among teasers) keeps its article, and so does a reading that holds nearly all of the
+    page's paragraphs: what else the page holds is menus, link lists and short items, and
+    a listing's cards have paragraphs of their own."""
     if main == [body]:
         return False
     page_text = metrics.text(body)
@@ -46,6 +50,8 @@ def reads_as_a_page(
         if listing >= _LISTING_SHARE * page_text and listing >= _LISTING_OVER_READING * kept:
             return True
     if kept >= _LONG_READING:
+        return False
+    if sum(metrics.good(element) for element in main) >= _MOST_PROSE * metrics.good(body):
         return False
     share = _PAGE_SHARE_OF_AN_ARTICLE if declared_article else _PAGE_SHARE
     if kept >= share * page_text:
