@@ -98,3 +98,16 @@ def test_a_short_post_holding_the_pages_paragraphs_is_not_read_as_a_listing():
         ),
         chrome=("Blogroll", "Gartenblog", "Beetnotizen", "Januar 2019", "Steckbrief"),
     )
+
+
+def test_a_news_storys_lede_in_its_own_block_comes_back_and_its_byline_does_not():
+    markdown = markdown_of("news-lede-block.html")
+    assert_reads(
+        markdown,
+        main=(
+            "Cars would give way to stalls on summer Saturdays",
+            "The council met on Tuesday evening",
+            "nor the pub as full, as in that summer.",
+        ),
+        chrome=("Ruth Alder", "12 February", "Sport"),
+    )
