@@ -111,3 +111,15 @@ def test_a_news_storys_lede_in_its_own_block_comes_back_and_its_byline_does_not(
         ),
         chrome=("Ruth Alder", "12 February", "Sport"),
     )
+
+
+def test_a_docs_page_beside_a_long_tree_of_long_links_is_read_without_the_tree():
+    markdown = markdown_of("docs-beside-nav-tree.html")
+    assert_reads(
+        markdown,
+        main=(
+            "A pipeline runs its steps in the order the file lists them",
+            "which is how releases are usually stored.",
+        ),
+        chrome=("Installing the command-line tools", "Changelog of this section"),
+    )
