@@ -309,7 +309,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bench-dir", type=Path, default=DEFAULT_BENCH_DIR)
     parser.add_argument(
-        "--set", choices=[*SETS, "trafilatura-eval", "all"], default="all", help="data sets"
+        "--set",
+        choices=[*SETS, "trafilatura-eval", "both", "all"],
+        default="all",
+        help="data sets (both: scrapinghub and wcxb-dev, as before issue 18)",
     )
     parser.add_argument("--only", nargs="*", choices=sorted(EXTRACTORS), help="rows to run")
     parser.add_argument("--bootstrap", type=int, default=1000, help="resamples for the ± column")
@@ -324,7 +327,7 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"no evaluate.py under {args.bench_dir} (use --bench-dir)")
 
     for set_name, (relative, names) in SETS.items():
-        if args.set not in ("all", set_name):
+        if args.set not in ("all", "both", set_name):
             continue
         data = (args.bench_dir / relative).resolve()
         if not (data / "ground-truth").is_dir():
