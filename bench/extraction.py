@@ -245,6 +245,46 @@ def time_big_pages(repeat: int) -> None:
         )
 
 
+def time_interleaved(bench_dir: Path, set_name: str, passes: int) -> None:
+    """Median ms/page of rypsok and of trafilatura (no comments) called in turn on each
+    page of a set, in this one process: the rows of the scorer run one after another, and
+    on a shared machine the load drifts between them by more than the difference."""
+    import gzip
+
+    from rypsok.webfetch.extract import extract_html
+
+    sys.path.insert(0, str(bench_dir))
+    from baselines import trafilatura_markdown_nocomments
+
+    data = (bench_dir / SETS[set_name][0]).resolve()
+    pages = []
+    for truth in sorted((data / "ground-truth").glob("*.json")):
+        url = json.loads(truth.read_text(encoding="utf-8")).get("url", "")
+        with gzip.open(data / "html" / (truth.stem + ".html.gz"), "rb") as f:
+            pages.append((f.read().decode("utf-8", errors="replace"), url))
+    rows = {
+        "rypsok": (lambda h, u: extract_html(h, u).markdown),
+        "trafilatura-nocomments": (trafilatura_markdown_nocomments),
+    }
+    times: dict[str, list[float]] = {name: [] for name in rows}
+    for func in rows.values():
+        func(*pages[0])  # warm-up
+    for turn in range(passes):
+        for index, (html, url) in enumerate(pages):
+            order = list(rows) if (index + turn) % 2 == 0 else list(rows)[::-1]
+            for name in order:
+                start = time.perf_counter()
+                rows[name](html, url)
+                times[name].append(time.perf_counter() - start)
+    mine = statistics.median(times["rypsok"]) * 1000
+    theirs = statistics.median(times["trafilatura-nocomments"]) * 1000
+    print(
+        f"\n{set_name}, interleaved ({passes} passes, one process): median ms/page rypsok "
+        f"{mine:.1f}, trafilatura (no comments) {theirs:.1f}: {theirs / mine:.2f}x faster "
+        f"(goal {GOAL_SPEEDUP:.0f}x): {'met' if theirs / mine >= GOAL_SPEEDUP else 'missed'}"
+    )
+
+
 def print_overall(rows: list[tuple[str, dict]]) -> None:
     print(
         f"\n{'extractor':24s} {'precision':>9s} {'recall':>7s} {'F1':>7s} {'± F1':>6s} "
@@ -320,6 +360,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="runs per big page")
     parser.add_argument("--quick", action="store_true", help="fewer resamples, no 5 MB pages")
     parser.add_argument("--per-page", type=Path, help="write per-page scores into this directory")
+    parser.add_argument(
+        "--interleave",
+        type=int,
+        default=1,
+        metavar="PASSES",
+        help="then time rypsok and trafilatura in turn on each wcxb-dev page (0: skip)",
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.bootstrap, args.no_big = 100, True
@@ -360,6 +407,8 @@ def main(argv: list[str] | None = None) -> int:
             print_snippets(rows)
         else:
             print(f"\ntrafilatura-eval: no scorer under {data}, skipped", file=sys.stderr)
+    if args.interleave and args.set in ("all", "both", "wcxb-dev") and not args.only:
+        time_interleaved(args.bench_dir, "wcxb-dev", args.interleave)
     if not args.no_big:
         time_big_pages(args.repeat)
     return 0
