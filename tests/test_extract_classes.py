@@ -6,7 +6,13 @@ main text is in the Markdown and that what is not content is not (tools.md, web_
 
 from __future__ import annotations
 
-from tests.extract_pages import assert_reads, markdown_of
+from rypsok.webfetch.extract.document import body_of
+from rypsok.webfetch.extract.names import Names
+from rypsok.webfetch.extract.page_choice import page_boilerplate
+from rypsok.webfetch.extract.prune import prune
+from rypsok.webfetch.extract.readability import Metrics
+from rypsok.webfetch.extract.tree import parse
+from tests.extract_pages import PAGES, assert_reads, markdown_of
 
 
 def test_a_standfirst_in_a_block_of_its_own_comes_back_with_the_article():
@@ -107,3 +113,12 @@ def test_a_docs_page_beside_a_long_tree_of_long_links_is_read_without_the_tree()
         ),
         chrome=("Installing the command-line tools", "Changelog of this section"),
     )
+
+
+def test_a_page_read_whole_leaves_out_related_products_and_the_comment_form():
+    body = body_of(parse((PAGES / "collection-related-products.html").read_text("utf-8"))[0])
+    names = Names()
+    prune(body, names, drop_chrome=True)
+    dropped = page_boilerplate(body, Metrics(body, names, set()))
+    named = {element.get("class") or element.get("id") for element in dropped}
+    assert {"related-products", "respond"} <= named
