@@ -34,7 +34,7 @@ from rypsok.webfetch.extract.markdown import render
 from rypsok.webfetch.extract.names import Names
 from rypsok.webfetch.extract.page_choice import kept_text, page_boilerplate, reads_as_a_page
 from rypsok.webfetch.extract.prune import Pruned, prune
-from rypsok.webfetch.extract.readability import main_content
+from rypsok.webfetch.extract.readability import main_content, with_adjacent_prose
 from rypsok.webfetch.extract.tree import (
     MAX_ATTRIBUTES,
     MAX_ATTRIBUTES_PER_ELEMENT,
@@ -79,13 +79,19 @@ def extract_html(html: str, base_url: str) -> Extracted:
         return Extracted(title="", markdown="", partial=partial, removed=removed)
     title = title_of(root)
     base = base_of(root, base_url)
-    markdown, pruned, left_text = _content(root, base, title, drop_chrome=True)
-    if (not markdown and pruned.chrome_removed) or (
-        _CHROME_HELD_THE_PAGE * left_text < pruned.header_text
+    markdown, pruned, left_text, left_prose = _content(root, base, title, drop_chrome=True)
+    if (
+        (not markdown and pruned.chrome_removed)
+        or _CHROME_HELD_THE_PAGE * left_text < pruned.header_text
+        or (
+            left_prose < _SOME_PROSE
+            and _CHROME_HELD_THE_PAGE * left_text < pruned.aside_text
+            and not any(element.tag == "article" for element in pruned.holders)
+        )
     ):
         root, _, _ = parse(html)
         if root is not None:
-            with_chrome, _, _ = _content(root, base, title, drop_chrome=False)
+            with_chrome, _, _, _ = _content(root, base, title, drop_chrome=False)
             if len(with_chrome) > _CHROME_HELD_THE_PAGE * len(markdown):
                 markdown = with_chrome
     return Extracted(title=title, markdown=markdown, partial=partial, removed=removed)
@@ -98,6 +104,11 @@ def extract_html(html: str, base_url: str) -> Extracted:
 # the page. Footers and dialogs are not counted: a footer holding a shop's privacy policy
 # and terms (100,000 characters on one wcxb-dev page) is still a footer.
 _CHROME_HELD_THE_PAGE = 3
+# An <aside> counts too when what survived it holds no <article> and under this many
+# characters of paragraphs: a template that puts the page's one section in an <aside>
+# leaves a form's line or two, while beside a short post an "about me" sidebar is still a
+# sidebar.
+_SOME_PROSE = 80
 
 
 def _scant(markdown: str) -> bool:
@@ -107,9 +118,9 @@ def _scant(markdown: str) -> bool:
 
 def _content(
     root: etree._Element, base: str, title: str, drop_chrome: bool
-) -> tuple[str, Pruned, int]:
-    """Markdown of the main content, what pruning removed, and the text outside links left
-    in the page after it. Without its chrome, a page whose main content is
+) -> tuple[str, Pruned, int, int]:
+    """Markdown of the main content, what pruning removed, and the text outside links and
+    the paragraph text left in the page after it. Without its chrome, a page whose main content is
     scant gives all it holds if that is more; with its chrome it does not (a page of
     navigation only has no content)."""
     body = body_of(root)
@@ -130,6 +141,8 @@ def _content(
         kept = kept_text(main, named, metrics)
     if reads_as_a_page(kept, main, metrics, body, declared_article, names):
         main, dropped = [body], page_boilerplate(body, metrics)
+    elif main != [body]:
+        main = with_adjacent_prose(main, metrics, names)
     dropped |= title_headings(main, title)
     dropped |= repeated_copies(main, metrics, dropped)
     dropped |= echoes(main, metrics)
@@ -139,7 +152,7 @@ def _content(
         whole = render([body], base, title, set())
         if len(whole) > len(markdown):
             markdown = whole
-    return markdown, pruned, metrics.text(body) - metrics.links(body)
+    return markdown, pruned, metrics.text(body) - metrics.links(body), metrics.good(body)
 
 
 # Readability's conditional cleaning trims an article of its link boxes and image strips;

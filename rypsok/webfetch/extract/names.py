@@ -152,10 +152,12 @@ KEPT_WHATEVER_NAMED = NEVER_UNLIKELY | {"h1", "h2", "h3", "h4", "h5", "h6", "pre
 
 # Names whose elements held under 10% main content on wcxb-dev's 600 pages (consent
 # managers, newsletter sign-ups, pagination, pop-ups, recommendations, sponsored and
-# trending boxes, share bars, breadcrumbs, advertising).
+# trending boxes, share bars, breadcrumbs, advertising), and related items and comment
+# forms (a collection's "related products", a post's related posts and reply form).
 _FURNITURE = (
     "consent", "newsletter", "pagination", "pager", "popup", "recommend", "sponsor",
     "trending", "social", "breadcrumb", "signup", "gdpr", "advert", "outbrain", "taboola",
+    "respond", "related",
 )  # fmt: skip
 _FURNITURE_RE = re.compile("|".join(_FURNITURE))
 

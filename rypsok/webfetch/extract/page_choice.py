@@ -23,6 +23,10 @@ _LISTING_ITEMS = 4
 _LISTING_SHARE = 0.5
 _LISTING_OVER_READING = 2
 _MENU_LINK_TEXT = 25
+# A reading holding this share of the page's paragraph text is the page's main content,
+# unless the largest run of siblings holds more text and not all of it in links (a grid).
+_MOST_PROSE = 0.8
+_LINKS_ONLY = 0.8
 
 
 def reads_as_a_page(
@@ -35,23 +39,43 @@ def reads_as_a_page(
 ) -> bool:
     """Whether the page as a whole (without its chrome) is its main content rather than
     what the article reading kept. A page whose other text is all links (a short news story
-    among teasers) keeps its article."""
+    among teasers) keeps its article, and so does a reading that holds nearly all of the
+    page's paragraphs: what else the page holds is menus, link lists and short items, and
+    a listing's cards have paragraphs of their own."""
     if main == [body]:
         return False
+    prose = _prose(metrics)
+    holds_the_prose = sum(
+        prose.get(paragraph, 0) for element in main for paragraph in element.iter(etree.Element)
+    ) >= _MOST_PROSE * sum(prose.values())
     page_text = metrics.text(body)
     if kept * _LISTING_OVER_READING <= page_text and (  # else no run can
         not declared_article or kept < _LONG_READING
     ):
-        listing = _largest_listing(body, metrics, names, declared_article)
-        if listing >= _LISTING_SHARE * page_text and listing >= _LISTING_OVER_READING * kept:
+        listing, linked = _largest_listing(body, metrics, names, declared_article)
+        if (
+            listing >= _LISTING_SHARE * page_text
+            and listing >= _LISTING_OVER_READING * kept
+            and not (linked >= _LINKS_ONLY * listing and holds_the_prose)
+        ):
             return True
-    if kept >= _LONG_READING:
+    if kept >= _LONG_READING or holds_the_prose:
         return False
     share = _PAGE_SHARE_OF_AN_ARTICLE if declared_article else _PAGE_SHARE
     if kept >= share * page_text:
         return False
     kept_unlinked = kept - sum(metrics.links(element) for element in main)
     return page_text - metrics.links(body) > _MORE_UNLINKED * kept_unlinked
+
+
+def _prose(metrics: Metrics) -> dict[etree._Element, int]:
+    """The paragraphs of the page that are mostly not link text (a link of a menu or a
+    navigation tree is long enough to be a paragraph), with their lengths."""
+    return {
+        element: length
+        for element, length, _ in metrics.paragraphs
+        if element not in metrics.unlikely and metrics.link_density(element) < _MENU_LINKS
+    }
 
 
 def page_boilerplate(body: etree._Element, metrics: Metrics) -> set[etree._Element]:
@@ -88,8 +112,9 @@ _MENU_ITEM = 25
 
 def _largest_listing(
     body: etree._Element, metrics: Metrics, names: Names, declared_article: bool
-) -> int:
-    """Characters of text in the page's largest run of similar siblings, or 0 when that run
+) -> tuple[int, int]:
+    """Characters of text and of link text in the page's largest run of similar siblings,
+    or 0 when that run
     is a menu (over 50% of its text linked, in links of under 25 characters on average).
     A product's reviews are not a listing: they are its comments; nor, on a page that says
     it is an article, is what is named like boilerplate (its comments, related stories)."""
@@ -127,8 +152,8 @@ def _largest_listing(
     if links > 0.5 * best_text:
         anchors = sum(1 for item in best_items for _ in item.iter("a"))
         if links < _MENU_LINK_TEXT * anchors:
-            return 0
-    return best_text
+            return 0, 0
+    return best_text, links
 
 
 def kept_text(main: list[etree._Element], dropped: set[etree._Element], metrics: Metrics) -> int:

@@ -118,10 +118,52 @@ _CHROME_ROLES = frozenset(
 )
 
 
+# A page-builder shortcode that reached the page unexpanded ([vc_row], [et_pb_section
+# admin_label="…"], [/vc_column]): markup for a plugin, not words for the reader. A bracketed
+# name is taken for one when the page also closes it ([/name]) or when it carries
+# attributes (name="value"); a footnote [1], an editor's [sic] or a bracketed phrase has
+# neither.
+_SHORTCODE_CLOSE = re.compile(r"\[/([A-Za-z][\w-]*)\]")
+_SHORTCODE = re.compile(
+    r"""\[/?([A-Za-z][\w-]*)((?:\s+[\w-]+(?:=(?:"[^"\]]*"|'[^'\]]*'|[^\s"'\]]+))?)*)\s*/?\]"""
+)
+
+
+def _strip_shortcodes(body: etree._Element) -> None:
+    """Remove unexpanded shortcodes from the text of ``body``."""
+    closed = set()
+    texts = []
+    for element in body.iter(etree.Element):
+        for text in (element.text, element.tail if element is not body else None):
+            if text and "[" in text:
+                texts.append(text)
+                closed.update(name.lower() for name in _SHORTCODE_CLOSE.findall(text))
+    if not texts:
+        return
+
+    def is_shortcode(match: re.Match[str]) -> bool:
+        return match.group(1).lower() in closed or "=" in match.group(2)
+
+    if not closed and not any(
+        is_shortcode(match) for text in texts for match in _SHORTCODE.finditer(text)
+    ):
+        return
+
+    def strip(text: str) -> str:
+        return _SHORTCODE.sub(lambda m: " " if is_shortcode(m) else m.group(0), text)
+
+    for element in body.iter(etree.Element):
+        if element.text and "[" in element.text:
+            element.text = strip(element.text)
+        if element is not body and element.tail and "[" in element.tail:
+            element.tail = strip(element.tail)
+
+
 class Pruned(NamedTuple):
     holders: set[etree._Element]
     chrome_removed: int
     header_text: int
+    aside_text: int
     folded: set[etree._Element]
 
 
@@ -130,7 +172,7 @@ def prune(body: etree._Element, names: Names, drop_chrome: bool) -> Pruned:
     (navigation, headers, footers, sidebars). Returns the elements that are or hold an
     article (``<article>``, ``<main>``, role=main, itemprop=articleBody, a class named
     like an article body), how many chrome elements were removed and how much text outside
-    links the removed headers held, and the folded elements:
+    links the removed headers and, apart, the removed asides held, and the folded elements:
     what is ``aria-hidden`` but kept, being long text that nothing else on the page holds.
 
     A chrome element that holds the article stays: the markup put the document inside it
@@ -139,6 +181,7 @@ def prune(body: etree._Element, names: Names, drop_chrome: bool) -> Pruned:
     readers). The body itself is never hidden: scripts that would reveal it do not run."""
     _read_without_scripts(body)
     etree.strip_elements(body, *_UNRENDERED_TAGS, with_tail=False)
+    _strip_shortcodes(body)
     hidden = []
     aria_hidden = []
     chrome = []
@@ -195,15 +238,33 @@ def prune(body: etree._Element, names: Names, drop_chrome: bool) -> Pruned:
             folded.update(element.iter(etree.Element))
         else:
             _remove(element)
-    removed = header_text = 0
+    removed = header_text = aside_text = 0
     if drop_chrome:
         for element in chrome:
-            if element not in holders and element.getparent() is not None:
+            if (
+                element not in holders
+                and element.getparent() is not None
+                and not _heads_the_article(element)
+            ):
                 if element.tag == "header" or element.get("role") == "banner":
                     header_text += _unlinked_length(element)
+                elif element.tag == "aside":
+                    aside_text += _unlinked_length(element)
                 _remove(element)
                 removed += 1
-    return Pruned(holders, removed, header_text, folded)
+    return Pruned(holders, removed, header_text, aside_text, folded)
+
+
+# A <header> holding the page's <h1> and a paragraph of this many characters outside links
+# is the article's own header (its title and standfirst), not the site's banner.
+_STANDFIRST = 80
+
+
+def _heads_the_article(element: etree._Element) -> bool:
+    """Whether ``element`` is a ``<header>`` holding an ``<h1>`` and a paragraph of prose."""
+    if element.tag != "header" or not any(True for _ in islice(element.iter("h1"), 1)):
+        return False
+    return any(_unlinked_length(p) >= _STANDFIRST for p in element.iter("p"))
 
 
 def _unlinked_length(element: etree._Element) -> int:

@@ -4,6 +4,7 @@ page, paragraph scores, the top candidate moved up and widened, and its siblings
 from __future__ import annotations
 
 import re
+from itertools import islice
 
 from lxml import etree
 
@@ -152,7 +153,9 @@ def _paragraph_scores(
     A paragraph is the text of a block element outside its nested blocks, so text written
     straight into a ``<div>`` between ``<br>`` counts as readability's wrapped paragraphs do.
     Paragraphs in ``skip`` (by default, the unlikely elements) are not scored, and those
-    in ``folded`` score _FOLDED_WEIGHT of their due.
+    in ``folded`` score _FOLDED_WEIGHT of their due. The body's class and id do not
+    weigh: they name the page's template (WordPress gives every post's body
+    ``single-post``), not a block of it.
     """
     scores: dict[etree._Element, float] = {}
     has_block = metrics.has_block
@@ -167,7 +170,9 @@ def _paragraph_scores(
         level = 0
         while ancestor is not None and level < 5:
             if ancestor not in scores:
-                scores[ancestor] = _TAG_WEIGHT.get(ancestor.tag, 0) + names.judge(ancestor).weight
+                scores[ancestor] = _TAG_WEIGHT.get(ancestor.tag, 0) + (
+                    names.judge(ancestor).weight if ancestor is not body else 0
+                )
                 if ancestor.get("itemprop") == "articleBody":
                     scores[ancestor] += 50
             divider = 1 if level == 0 else 2 if level == 1 else level * 3
@@ -347,6 +352,83 @@ def _with_siblings(
         if scores_well or holds_candidate or (sibling.tag == "p" and _is_prose(sibling, metrics)):
             chosen.append(sibling)
     return chosen
+
+
+def with_adjacent_prose(
+    chosen: list[etree._Element], metrics: Metrics, names: Names
+) -> list[etree._Element]:
+    """``chosen`` (siblings, in document order) and the siblings right before it (past
+    siblings without text) that are prose: a standfirst above the article, an intro block
+    of its own. Such a block scores too little to pass readability's floor on a small page.
+    After it, only blocks of the chosen block's tag and class are taken (the next column):
+    there, other prose is an author's bio, a rating widget or a newsletter's pitch as
+    often as a closing paragraph."""
+    parent = chosen[0].getparent()
+    if parent is None:
+        return chosen
+    top = max(chosen, key=metrics.text)
+    short = sum(metrics.text(element) for element in chosen) < _SHORT_READING
+    before = []
+    sibling = chosen[0].getprevious()
+    while sibling is not None:
+        if isinstance(sibling.tag, str) and metrics.text(sibling):
+            if not _is_prose_block(sibling, top, metrics, names) or not (
+                short or _is_plain_prose(sibling, metrics)
+            ):
+                break
+            before.append(sibling)
+        sibling = sibling.getprevious()
+    after = []
+    key = (top.tag, top.get("class"))
+    sibling = chosen[-1].getnext()
+    while sibling is not None and key[1] and short:
+        if isinstance(sibling.tag, str) and metrics.text(sibling):
+            if (sibling.tag, sibling.get("class")) != key or not _is_prose_block(
+                sibling, top, metrics, names
+            ):
+                break
+            after.append(sibling)
+        sibling = sibling.getnext()
+    return before[::-1] + chosen + after
+
+
+# What a lede does not hold, and a byline, a caption or a box of key points does.
+_NOT_IN_A_LEDE = ("a", "figure", "h1", "h2", "h3", "h4", "h5", "h6", "img", "li", "time")
+
+
+def _is_plain_prose(element: etree._Element, metrics: Metrics) -> bool:
+    """Whether ``element`` is paragraphs of plain text only: a lede (a standfirst)."""
+    return metrics.good(element) >= _LEDE_SHARE * metrics.text(element) and not any(
+        True for _ in islice(element.iterdescendants(*_NOT_IN_A_LEDE), 1)
+    )
+
+
+_LEDE_SHARE = 0.9
+
+
+def _is_prose_block(
+    element: etree._Element, top: etree._Element, metrics: Metrics, names: Names
+) -> bool:
+    text = metrics.text(element)
+    if not text or text > min(_PROSE_BLOCK, metrics.text(top)) or element in metrics.unlikely:
+        return False
+    judgement = names.judge(element)
+    if judgement.boilerplate or judgement.unlikely:
+        return False
+    return (
+        metrics.good(element) >= max(_PROSE_SHARE * text, _PROSE_LEAST)
+        and metrics.link_density(element) < _PROSE_LINKS
+    )
+
+
+# A sibling next to the chosen content joins it when it holds at most this much text (and
+# no more than the chosen block: a standfirst, not a second block), when this share
+# of its text is paragraphs and under this share is linked.
+_PROSE_BLOCK = 1000
+_SHORT_READING = 1500  # only a reading shorter than this is joined by its prose siblings
+_PROSE_SHARE = 0.7
+_PROSE_LEAST = 80  # characters of paragraph text: a sentence or two, not a status line
+_PROSE_LINKS = 0.1
 
 
 def _is_prose(paragraph: etree._Element, metrics: Metrics) -> bool:
