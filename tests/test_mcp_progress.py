@@ -132,9 +132,12 @@ def test_on_the_pipe_only_the_call_with_a_token_hears_progress(config, engines):
     assert replies.index(notes[-1]) < replies.index(next(r for r in answers if r["id"] == 2))
 
 
-async def post(base: str, message: dict[str, Any]) -> httpx.Response:
+async def post(
+    base: str, message: dict[str, Any], accept: str = MCP_HEADERS["Accept"]
+) -> httpx.Response:
     async with httpx.AsyncClient(trust_env=False, timeout=30) as http:
-        return await http.post(f"{base}/mcp", json=message, headers=MCP_HEADERS)
+        headers = {**MCP_HEADERS, "Accept": accept}
+        return await http.post(f"{base}/mcp", json=message, headers=headers)
 
 
 async def test_over_http_a_token_makes_the_answer_a_stream(config, engines):
@@ -145,10 +148,14 @@ async def test_over_http_a_token_makes_the_answer_a_stream(config, engines):
     async with http_server(config) as (base, _):
         plain = await post(base, call)
         streamed = await post(base, with_token)
+        # A client that takes only JSON still gets its answer, without the notifications.
+        json_only = await post(base, with_token, accept="application/json")
     assert plain.headers["content-type"].startswith("application/json")
     assert plain.json()["id"] == 7 and plain.json()["result"]["isError"] is False
 
     assert streamed.headers["content-type"].startswith("text/event-stream")
+    assert json_only.headers["content-type"].startswith("application/json")
+    assert json_only.json()["result"]["structuredContent"]["outcome"] == "ok"
     events = [
         json.loads(line[len("data:") :])
         for line in streamed.text.splitlines()

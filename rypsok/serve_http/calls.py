@@ -76,6 +76,13 @@ def asks_for_progress(body: bytes) -> bool:
     return isinstance(token, str | int) and not isinstance(token, bool)
 
 
+def accepts_a_stream(scope: Scope) -> bool:
+    """Whether the client's Accept header takes an SSE stream (a client that accepts only
+    JSON gets its progress-asking call answered as JSON, without the notifications)."""
+    accept = b",".join(value for name, value in scope["headers"] if name.lower() == b"accept")
+    return b"text/event-stream" in accept.lower()
+
+
 class CallWatch:
     """ASGI middleware for POST /mcp: the body read first (at most ``max_body`` + 1 bytes;
     the SDK refuses what is beyond), then handed to the app unchanged, while the connection is
@@ -100,7 +107,7 @@ class CallWatch:
             size += len(message.get("body", b""))
             complete = not message.get("more_body", False)
         body = b"".join(m.get("body", b"") for m in received if m["type"] == "http.request")
-        watch = Watch(complete and asks_for_progress(body))
+        watch = Watch(complete and accepts_a_stream(scope) and asks_for_progress(body))
 
         async def replay() -> Message:
             if received:
