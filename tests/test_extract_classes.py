@@ -209,3 +209,6 @@ def test_carried_sources_that_are_hostile_are_read_within_the_bounds_or_not_at_a
     assert "A line with a control and a lone surrogate" in odd.replace("  ", " ")
     deep = extract_html(f"<html><body><noscript>{deep_markup}</noscript></body></html>", BASE)
     assert "deep words" not in deep.markdown  # past the depth bound: cut, as any page
+    many = extract_html(f"<html><body>{pages[-1]}</body></html>", BASE)
+    assert many.partial  # the carried HTML was cut at the node bound, as a page would be
+    assert many.markdown.startswith("many\n\nmany\n\n")

@@ -120,7 +120,9 @@ _SOME_PROSE = 80
 
 # A reading with less text than this outside its headings holds next to nothing: a
 # "Loading…", a notice, a footer line. The article a page carries as text is read then, if
-# it holds at least _CARRIED_TEXT characters and this many times as much as the reading.
+# it holds at least _CARRIED_TEXT characters outside headings and this many times as much
+# as the whole reading, headings and all (a paywalled story's teaser in an <h2> is the
+# teaser its JSON-LD holds too).
 _TINY_READING = 200
 _CARRIED_TEXT = 200
 _CARRIED_OVER_READING = 3
@@ -137,7 +139,7 @@ def _carried_reading(page: Carried, base: str, title: str, markdown: str) -> tup
     does, and whether that source was cut at a bound; else ``markdown`` and False."""
     best, best_length, best_cut = (
         markdown,
-        max(_CARRIED_TEXT, _CARRIED_OVER_READING * _text_length(markdown)),
+        max(_CARRIED_TEXT, _CARRIED_OVER_READING * len(markdown)),
         False,
     )
     for source in sources(page):
@@ -152,7 +154,7 @@ def _carried_reading(page: Carried, base: str, title: str, markdown: str) -> tup
 
 def _scant(markdown: str) -> bool:
     """Whether Markdown holds less than 25 characters outside its headings."""
-    return sum(len(line) for line in markdown.split("\n") if not line.startswith("#")) < 25
+    return _text_length(markdown) < 25
 
 
 def _content(
