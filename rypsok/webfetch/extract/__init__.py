@@ -82,7 +82,6 @@ def extract_html(html: str, base_url: str) -> Extracted:
         return Extracted(title="", markdown="", partial=partial, removed=removed)
     title = title_of(root)
     base = base_of(root, base_url)
-    page_carries = carried(root)
     markdown, pruned, left_text, left_prose = _content(root, base, title, drop_chrome=True)
     if (
         (not markdown and pruned.chrome_removed)
@@ -99,8 +98,10 @@ def extract_html(html: str, base_url: str) -> Extracted:
             if len(with_chrome) > _CHROME_HELD_THE_PAGE * len(markdown):
                 markdown = with_chrome
     if _text_length(markdown) < _TINY_READING:
-        markdown, cut = _carried_reading(page_carries, base, title, markdown)
-        partial = partial or cut
+        root, _, _ = parse(html)  # pruning removed the <noscript>, <textarea> and <script>
+        if root is not None:
+            markdown, cut = _carried_reading(carried(root), base, title, markdown)
+            partial = partial or cut
     return Extracted(title=title, markdown=markdown, partial=partial, removed=removed)
 
 

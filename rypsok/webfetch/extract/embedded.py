@@ -49,21 +49,22 @@ class Carried(NamedTuple):
 
 
 def carried(root: etree._Element) -> Carried:
-    """What the page carries that may be its article, gathered before pruning removes it
-    (a walk in C; nothing is read yet)."""
-    held = [
-        element.text
-        for element in root.iter("noscript", "textarea")
-        if len(element) == 0 and element.text
-    ]
-    scripts = (
-        script.text
-        for script in root.iter("script")
-        if (script.get("type") or "").strip().lower() == "application/ld+json"
-        and script.text
-        and "articleBody" in script.text
-    )
-    return Carried(held, list(islice(scripts, _MAX_SCRIPTS)))
+    """What the unpruned page carries that may be its article (one walk in C; nothing is
+    read yet)."""
+    held: list[str] = []
+    json_ld: list[str] = []
+    for element in root.iter("noscript", "textarea", "script"):
+        if element.tag != "script":
+            if len(element) == 0 and element.text:
+                held.append(element.text)
+        elif (
+            len(json_ld) < _MAX_SCRIPTS
+            and (element.get("type") or "").strip().lower() == "application/ld+json"
+            and (text := element.text)
+            and "articleBody" in text
+        ):
+            json_ld.append(text)
+    return Carried(held, json_ld)
 
 
 def sources(page: Carried) -> list[Source]:
