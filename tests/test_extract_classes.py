@@ -6,13 +6,14 @@ main text is in the Markdown and that what is not content is not (tools.md, web_
 
 from __future__ import annotations
 
+from rypsok.webfetch.extract import extract_html
 from rypsok.webfetch.extract.document import body_of
 from rypsok.webfetch.extract.names import Names
 from rypsok.webfetch.extract.page_choice import page_boilerplate
 from rypsok.webfetch.extract.prune import prune
 from rypsok.webfetch.extract.readability import Metrics
 from rypsok.webfetch.extract.tree import parse
-from tests.extract_pages import PAGES, assert_reads, markdown_of
+from tests.extract_pages import BASE, PAGES, assert_reads, markdown_of
 
 
 def test_a_standfirst_in_a_block_of_its_own_comes_back_with_the_article():
@@ -122,3 +123,92 @@ def test_a_page_read_whole_leaves_out_related_products_and_the_comment_form():
     dropped = page_boilerplate(body, Metrics(body, names, set()))
     named = {element.get("class") or element.get("id") for element in dropped}
     assert {"related-products", "respond"} <= named
+
+
+def test_an_article_escaped_in_a_noscript_is_read_as_html_not_as_literal_tags():
+    markdown = markdown_of("article-escaped-in-noscript.html")
+    assert_reads(
+        markdown,
+        main=(
+            "A gap in a dry-stone wall grows every winter it is left open",
+            "sort the stones as they come off: throughs, facing stones",
+            "Lay the copes last, on edge and leaning together, so that sheep cannot lift them.",
+        ),
+        chrome=("<p>", "\\<p>", "<div", "style=", "Loading", "Guides"),
+    )
+    assert "\n\nTake the wall down in steps" in markdown  # its paragraphs stay paragraphs
+
+
+def test_an_article_held_as_html_in_a_textarea_is_read():
+    markdown = markdown_of("article-in-textarea.html")
+    assert_reads(
+        markdown,
+        main=(
+            "## Keeping bees through a wet summer",
+            "In a wet summer the bees cannot fly for days at a time",
+            "Heft the hive from behind every week",
+            "lean the roof back a little so that the rain runs off the front.",
+        ),
+        chrome=("<p>", "\\<p>", "class=", "Archive"),
+    )
+
+
+def test_a_json_ld_article_body_is_read_when_the_page_renders_nothing_else():
+    markdown = markdown_of("article-body-in-json-ld.html")
+    assert_reads(
+        markdown,
+        main=(
+            "The foot ferry across the estuary will stop running at the end of October",
+            "\n\nThe boat needs a new engine",
+            "\n\nUntil then the bus round the head of the estuary is the only way across",
+        ),
+        chrome=("R. Marsh", "@type", "headline", "\\n", "Weather"),
+    )
+
+
+def test_a_carried_article_is_not_read_when_the_page_renders_its_article():
+    page = (PAGES / "standfirst-block.html").read_text(encoding="utf-8")
+    summary = "A longer version for feeds. " * 200
+    carrying = page.replace(
+        "</head>",
+        '<script type="application/ld+json">{"@type": "BlogPosting", "articleBody": "'
+        + summary
+        + '"}</script></head>',
+    ).replace(
+        "<footer>",
+        "<noscript>" + "&lt;p&gt;An escaped copy for feeds.&lt;/p&gt;" * 50 + "</noscript><footer>",
+    )
+    assert extract_html(carrying, BASE).markdown == extract_html(page, BASE).markdown
+
+
+def test_carried_sources_that_are_hostile_are_read_within_the_bounds_or_not_at_all():
+    deep_json = (
+        '{"@type": "Article", "articleBody": "x", "a": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    )
+    odd_body = "A line with a control \\u0001 and a lone surrogate \\ud800 in it. " * 10
+    deep_markup = "&lt;div&gt;" * 10_000 + "&lt;p&gt;" + "deep words " * 50 + "&lt;/p&gt;"
+    pages = (
+        f'<script type="application/ld+json">{deep_json}</script><p>Loading</p>',
+        '<script type="application/ld+json">{"@type": "NewsArticle", "articleBody": "'
+        + odd_body
+        + '"}</script>',
+        '<script type="application/ld+json">{"@type": "Article", "articleBody": 7,'
+        ' "articleBody ": null}</script><script type="application/ld+json">{articleBody</script>',
+        f"<noscript>{deep_markup}</noscript>",
+        "<textarea>" + "&lt;p&gt;many&lt;/p&gt;" * 200_000 + "</textarea>",
+    )
+    for html in pages:
+        extracted = extract_html(f"<html><body>{html}</body></html>", BASE)
+        assert isinstance(extracted.markdown, str)
+    odd = extract_html(
+        '<html><head><script type="application/ld+json">{"@type": "NewsArticle", "articleBody": "'
+        + odd_body
+        + '"}</script></head><body></body></html>',
+        BASE,
+    ).markdown
+    assert "A line with a control and a lone surrogate" in odd.replace("  ", " ")
+    deep = extract_html(f"<html><body><noscript>{deep_markup}</noscript></body></html>", BASE)
+    assert "deep words" not in deep.markdown  # past the depth bound: cut, as any page
+    many = extract_html(f"<html><body>{pages[-1]}</body></html>", BASE)
+    assert many.partial  # the carried HTML was cut at the node bound, as a page would be
+    assert many.markdown.startswith("many\n\nmany\n\n")

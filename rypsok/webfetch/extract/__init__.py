@@ -30,6 +30,7 @@ from rypsok.webfetch.extract.document import (
     declares_an_article,
     title_of,
 )
+from rypsok.webfetch.extract.embedded import Carried, as_html, carried, sources
 from rypsok.webfetch.extract.markdown import render
 from rypsok.webfetch.extract.names import Names
 from rypsok.webfetch.extract.page_choice import kept_text, page_boilerplate, reads_as_a_page
@@ -73,7 +74,9 @@ def extract_html(html: str, base_url: str) -> Extracted:
     list of links has no article, but its list is its content). When the removed headers
     held most of the page's text, the page is read again with its chrome, and that reading
     is taken if it gives several times as much (an unclosed ``<header>`` can hold the whole
-    document, and a skip link outside it is not the page)."""
+    document, and a skip link outside it is not the page). When what the page renders
+    holds next to nothing, the article it carries as text (escaped HTML, a JSON-LD
+    ``articleBody``) is read instead, if that holds several times as much."""
     root, partial, removed = parse(html)
     if root is None:
         return Extracted(title="", markdown="", partial=partial, removed=removed)
@@ -94,6 +97,11 @@ def extract_html(html: str, base_url: str) -> Extracted:
             with_chrome, _, _, _ = _content(root, base, title, drop_chrome=False)
             if len(with_chrome) > _CHROME_HELD_THE_PAGE * len(markdown):
                 markdown = with_chrome
+    if _text_length(markdown) < _TINY_READING:
+        root, _, _ = parse(html)  # pruning removed the <noscript>, <textarea> and <script>
+        if root is not None:
+            markdown, cut = _carried_reading(carried(root), base, title, markdown)
+            partial = partial or cut
     return Extracted(title=title, markdown=markdown, partial=partial, removed=removed)
 
 
@@ -111,9 +119,43 @@ _CHROME_HELD_THE_PAGE = 3
 _SOME_PROSE = 80
 
 
+# A reading with less text than this outside its headings holds next to nothing: a
+# "Loading…", a notice, a footer line. The article a page carries as text is read then, if
+# it holds at least _CARRIED_TEXT characters outside headings and this many times as much
+# as the whole reading, headings and all (a paywalled story's teaser in an <h2> is the
+# teaser its JSON-LD holds too).
+_TINY_READING = 200
+_CARRIED_TEXT = 200
+_CARRIED_OVER_READING = 3
+
+
+def _text_length(markdown: str) -> int:
+    """Characters of Markdown outside its headings."""
+    return sum(len(line) for line in markdown.split("\n") if not line.startswith("#"))
+
+
+def _carried_reading(page: Carried, base: str, title: str, markdown: str) -> tuple[str, bool]:
+    """The longest reading of the article the page carries as text, each source through
+    the bounded parse and the same pipeline, if it holds several times what ``markdown``
+    does, and whether that source was cut at a bound; else ``markdown`` and False."""
+    best, best_length, best_cut = (
+        markdown,
+        max(_CARRIED_TEXT, _CARRIED_OVER_READING * len(markdown)),
+        False,
+    )
+    for source in sources(page):
+        root, cut, _ = parse(as_html(source))
+        if root is None:
+            continue
+        reading, _, _, _ = _content(root, base, title, drop_chrome=True)
+        if _text_length(reading) >= best_length:
+            best, best_length, best_cut = reading, _text_length(reading), cut
+    return best, best_cut
+
+
 def _scant(markdown: str) -> bool:
     """Whether Markdown holds less than 25 characters outside its headings."""
-    return sum(len(line) for line in markdown.split("\n") if not line.startswith("#")) < 25
+    return _text_length(markdown) < 25
 
 
 def _content(

@@ -9,6 +9,7 @@ from typing import NamedTuple
 from lxml import etree
 
 from rypsok.webfetch.extract.document import text_of
+from rypsok.webfetch.extract.embedded import reads_as_markup
 from rypsok.webfetch.extract.names import Names
 
 _UNRENDERED_TAGS = (
@@ -80,10 +81,13 @@ _NOT_IN_A_BUTTON = (
 def _read_without_scripts(body: etree._Element) -> None:
     """Turn into plain containers the ``<noscript>`` elements that hold content and the
     ``<button>`` elements that hold what cannot be in a button, so that they are read;
-    the other ones are removed with what a browser does not render."""
+    the other ones are removed with what a browser does not render, and so is a
+    ``<noscript>`` whose only content is HTML escaped as text (embedded.py reads that)."""
     for element in list(body.iter("noscript", "button")):
         if element.tag == "noscript":
-            if len(text_of(element)) >= _NOSCRIPT_CONTENT:
+            if len(text_of(element)) >= _NOSCRIPT_CONTENT and not (
+                len(element) == 0 and reads_as_markup(element.text or "")
+            ):
                 element.tag = "div"
         elif any(True for _ in islice(element.iterdescendants(*_NOT_IN_A_BUTTON), 1)):
             element.tag = "div"
