@@ -144,8 +144,7 @@ def caller_name(ctx: Any) -> str | None:
 def progress_of(ctx: Any) -> Progress:
     """The call's progress reports: sent when its ``_meta`` carries a progressToken (the
     SDK's ``report_progress`` puts the token on each notification), else none."""
-    meta = ctx.meta or {}
-    token = meta.get("progress_token", meta.get("progressToken"))
+    token = (ctx.meta or {}).get("progress_token")  # the SDK's validated form of the key
     if token is None or isinstance(token, bool):
         return NO_PROGRESS
     return Progress(ctx.session.report_progress)

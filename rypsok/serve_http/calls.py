@@ -30,6 +30,10 @@ from typing import Any
 import anyio
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.shared.exceptions import MCPError
+from mcp.shared.jsonrpc_dispatcher import (
+    cancelled_request_id_from_params,
+    progress_token_from_params,
+)
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rypsok import telemetry
@@ -70,10 +74,7 @@ def asks_for_progress(body: bytes) -> bool:
         return False
     if not isinstance(message, dict) or message.get("method") != "tools/call":
         return False
-    params = message.get("params")
-    meta = params.get("_meta") if isinstance(params, dict) else None
-    token = meta.get("progressToken") if isinstance(meta, dict) else None
-    return isinstance(token, str | int) and not isinstance(token, bool)
+    return progress_token_from_params(message.get("params")) is not None
 
 
 def accepts_a_stream(scope: Scope) -> bool:
@@ -170,8 +171,8 @@ class CancelCalls:
 
     async def __call__(self, ctx: Any, call_next: Any) -> Any:
         if ctx.method == "notifications/cancelled":
-            request_id = (ctx.params or {}).get("requestId")
-            if isinstance(request_id, str | int) and not isinstance(request_id, bool):
+            request_id = cancelled_request_id_from_params(ctx.params)
+            if request_id is not None:
                 scopes = self._in_flight.get(_call_key(ctx, request_id), set())
                 for scope in list(scopes):
                     scope.cancel()
