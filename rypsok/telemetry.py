@@ -31,12 +31,17 @@ tracer = trace.get_tracer("rypsok", __version__)
 NO_SPAN = contextlib.nullcontext(trace.INVALID_SPAN)
 
 
+def tracing() -> bool:
+    """Whether a tracer provider is installed (by :func:`start`, or a test's in-memory one):
+    until then spans are not opened and an HTTP ``traceparent`` is not read."""
+    return not isinstance(trace.get_tracer_provider(), trace.ProxyTracerProvider)
+
+
 def span(name: str) -> contextlib.AbstractContextManager[trace.Span]:
-    """A span of the current trace, or, while no tracer provider is installed (the default),
-    a no-op that costs a fraction of the API's own no-op span. An exception's text (which
-    may quote a query or a URL) is never recorded: each span says its outcome in its
-    attributes instead."""
-    if isinstance(trace.get_tracer_provider(), trace.ProxyTracerProvider):
+    """A span of the current trace, or, while nothing is tracing (the default), a no-op that
+    costs a fraction of the API's own no-op span. An exception's text (which may quote a
+    query or a URL) is never recorded: each span says its outcome in its attributes instead."""
+    if not tracing():
         return NO_SPAN
     return tracer.start_as_current_span(name, record_exception=False, set_status_on_exception=False)
 
@@ -44,18 +49,10 @@ def span(name: str) -> contextlib.AbstractContextManager[trace.Span]:
 EXPORT_TIMEOUT_S = 5
 """How long one export may take, the last one at exit included."""
 
-_exporting = False
-
-
-def exporting() -> bool:
-    """Whether spans are being exported (the HTTP server then reads ``traceparent``)."""
-    return _exporting
-
 
 def start(config: TelemetryConfig) -> Callable[[], None] | None:
     """Install a tracer provider exporting to the configured collector; returns the function
     that flushes and stops it at exit, or None when telemetry is off."""
-    global _exporting
     if not config.traces_url:
         return None
     try:
@@ -74,15 +71,9 @@ def start(config: TelemetryConfig) -> Callable[[], None] | None:
     exporter = OTLPSpanExporter(endpoint=config.traces_url, timeout=EXPORT_TIMEOUT_S)
     provider.add_span_processor(BatchSpanProcessor(exporter))
     trace.set_tracer_provider(provider)
-    _exporting = True
     log.info("telemetry_started", extra={"fields": {"protocol": config.protocol}})
 
-    def stop() -> None:
-        global _exporting
-        _exporting = False
-        provider.shutdown()  # exports what is queued, within the exporter's own timeout
-
-    return stop
+    return provider.shutdown  # exports what is queued, within the exporter's own timeout
 
 
 def context_of_headers(headers: Iterable[tuple[bytes, bytes]]) -> Any:

@@ -127,7 +127,7 @@ class CallWatch:
         token = CURRENT.set(watch)
         # A traceparent header continues the caller's trace (the SDK reads only _meta's).
         traced = telemetry.attach(
-            telemetry.context_of_headers(scope["headers"]) if telemetry.exporting() else None
+            telemetry.context_of_headers(scope["headers"]) if telemetry.tracing() else None
         )
         try:
             async with anyio.create_task_group() as group:
