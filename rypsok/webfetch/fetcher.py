@@ -197,7 +197,7 @@ class Fetcher:
         network_deadline = started + self._config.timeout_ms / 1000
         answer_deadline = network_deadline + EXTRACTION_S - STOP_RESERVE_S
         raw: RawPage | None = None
-        with anyio.CancelScope(deadline=min(network_deadline, answer_deadline)):
+        with anyio.CancelScope(deadline=network_deadline):
             raw = await self._retrieve(target, upgraded, progress)
         if raw is None:
             raise errors.fetch_deadline()
