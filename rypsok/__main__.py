@@ -145,6 +145,8 @@ def main(argv: list[str] | None = None) -> int:
     command = args.command or "serve"
     try:
         config = load_config(getattr(args, "config", None))
+        if command == "probe" and args.engines is not None:
+            config = only_engines(config, args.engines)
         level = getattr(args, "log_level", None)
         if command != "serve" and level is None:
             level = terminal_level(config.log.level)
@@ -184,12 +186,6 @@ def _run(command: str, config: Config, args: argparse.Namespace) -> int:
     if command == "serve":
         return _serve(config)
     if command == "probe":
-        if args.engines is not None:
-            try:
-                config = only_engines(config, args.engines)
-            except ConfigError as exc:
-                print(f"rypsok: {exc}", file=sys.stderr)
-                return EXIT_CONFIG
         return trio.run(_probe, config, args)
     if command == "fetch":
         arguments = {"url": args.url, "max_chars": args.max_chars, "start_char": args.start_char}
