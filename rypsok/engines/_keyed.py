@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from .base import (
     EngineFailure,
     RawResult,
+    failure_for_status,
     iso_date,
     load_json,
     retry_after_seconds,
@@ -62,14 +63,14 @@ Serper's "Not enough credits")."""
 def failure(
     status: int, headers: httpx.Headers, plan_limits: frozenset[int] = frozenset()
 ) -> EngineFailure | None:
-    """The failure an HTTP status means for a keyed API; None for a 2xx."""
-    if 200 <= status < 300:
-        return None
-    if status in (401, 403):
+    """The failure an HTTP status means for a keyed API; None for a 2xx: the shared mapping
+    (base.failure_for_status), except that 403 is the key refused, not a block, and the
+    provider's plan-limit statuses are ``rate_limited`` like 429."""
+    if status == 403:
         return EngineFailure("auth_failure")
-    if status == 429 or status in plan_limits:
+    if status in plan_limits:
         return EngineFailure("rate_limited", retry_after_seconds(headers))
-    return EngineFailure("request_failure")
+    return failure_for_status(status, headers)
 
 
 def failure_for_message(message: Any, headers: httpx.Headers) -> EngineFailure:
