@@ -13,7 +13,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rypsok import wire
+from rypsok import long_line, wire
 
 ANY_CHARACTER = st.characters(exclude_categories=())  # lone surrogates too
 SCALARS = (
@@ -108,15 +108,26 @@ def test_the_iterative_reader_needs_no_stack():
             raise AssertionError(f"{reader.__name__} read a broken nest")
 
 
-@given(st.lists(st.binary(max_size=40), max_size=8), st.lists(st.integers(1, 50), max_size=8))
-def test_line_splitting_loses_no_byte_and_splits_on_lf_only(lines, cuts):
+@given(
+    st.lists(st.binary(max_size=70), max_size=8),
+    st.lists(st.integers(1, 80), max_size=8),
+    st.integers(1, 30),
+)
+def test_line_splitting_loses_no_byte_and_splits_on_lf_only(lines, cuts, end_bytes):
+    """A line within the bound comes out whole; a longer one as its first ``end_bytes`` and
+    the last ``end_bytes`` after those, however the input is cut into chunks."""
     data = b"".join(part.replace(b"\n", b"\r") + b"\n" for part in lines) + b"tail\r"
-    splitter = wire.LineSplitter(max_bytes=30)
-    out: list[bytes | None] = []
+    splitter = wire.LineSplitter(max_bytes=30, end_bytes=end_bytes)
+    out: list[bytes | long_line.Oversized] = []
     pos = 0
     for size in [*cuts, len(data)]:
         out += splitter.feed(data[pos : pos + size])
         pos += size
     out += splitter.close()
     expected = [part.replace(b"\n", b"\r") for part in lines] + [b"tail\r"]
-    assert out == [part if len(part) <= 30 else None for part in expected]
+    assert out == [
+        part
+        if len(part) <= 30
+        else long_line.Oversized(part[:end_bytes], part[end_bytes:][-end_bytes:])
+        for part in expected
+    ]

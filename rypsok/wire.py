@@ -156,12 +156,14 @@ class LineSplitter:
         return []
 
     def _take(self, part: bytes) -> None:
-        if self._head is None and len(self._pending) + len(part) > self.max_bytes:
-            self._head = bytes(self._pending[: self.end_bytes])
-            self._tail = self._pending
-            self._pending = bytearray()
         if self._head is None:
-            self._pending += part
+            if len(self._pending) + len(part) <= self.max_bytes:
+                self._pending += part
+                return
+            line_so_far = self._pending + part
+            self._head = bytes(line_so_far[: self.end_bytes])
+            self._tail = line_so_far[self.end_bytes :][-self.end_bytes :]
+            self._pending = bytearray()
             return
         self._tail += part[-self.end_bytes :]
         del self._tail[: -self.end_bytes]
