@@ -17,6 +17,7 @@ from rypsok.hygiene.instructions import (
     en_addressed,
     en_exfiltration,
     en_extraction,
+    en_reply_rules,
     en_status,
     en_switch,
     es,
@@ -50,6 +51,7 @@ _RULES: tuple[Rule, ...] = tuple(
     + en_extraction.RULES
     + en_switch.RULES
     + en_status.RULES
+    + en_reply_rules.RULES
     + de.RULES
     + de_switch.RULES
     + fr.RULES
@@ -201,7 +203,25 @@ def _negated(text: str, index: int) -> bool:
     return False
 
 
-def _vetoed(rule: Rule, text: str, match: re.Match[str]) -> bool:
+# Words a title leaves in lower case ("Say Yes to the Dress").
+_MINOR_TITLE_WORDS = frozenset(
+    "a an the and or but nor to of in on at for with by from as vs".split()
+)
+_TITLE_WORD = re.compile(r"[^\W\d_][\w'-]*")
+
+
+def _is_title(original: str | None) -> bool:
+    """Whether the whole text reads as a title: every word but the minor ones capitalised, and no
+    closing full stop."""
+    if original is None or original.rstrip().endswith("."):
+        return False
+    words = _TITLE_WORD.findall(original)
+    return bool(words) and all(
+        word[0].isupper() for word in words if word.casefold() not in _MINOR_TITLE_WORDS
+    )
+
+
+def _vetoed(rule: Rule, text: str, match: re.Match[str], original: str | None = None) -> bool:
     core = next((g for g in ("core", "core_imp", "core_zimp") if g in match.re.groupindex), 0)
     core_start, core_end = match.span(core)
     if rule.mention_veto:
@@ -210,6 +230,8 @@ def _vetoed(rule: Rule, text: str, match: re.Match[str]) -> bool:
         if before and before[-1] in _OPEN_QUOTES and any(q in after for q in _CLOSE_QUOTES):
             return True
     if rule.topic_veto and _TOPIC_COMPLEMENT.match(text, core_end) is not None:
+        return True
+    if rule.title_veto and _is_title(original):
         return True
     if rule.negation_veto and _negated(text, match.start()):
         return True
@@ -338,7 +360,9 @@ def _search(
         match = pattern.search(text, position, end)
         if match is None:
             return None
-        if _imperatives_hold(groups, text, match, original) and not _vetoed(rule, text, match):
+        if _imperatives_hold(groups, text, match, original) and not _vetoed(
+            rule, text, match, original
+        ):
             return match
         # The next candidate may start inside this one ("to ignore ... and ignore ...").
         position = match.start() + 1

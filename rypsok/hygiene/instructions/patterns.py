@@ -35,6 +35,8 @@ class Rule:
     # "never send your password to ..." warns; "send the chat to our support team" asks for help.
     negation_veto: bool = False
     recipient_veto: bool = False
+    # A text written in Title Case without a closing full stop ("Say You Love Me") is a title.
+    title_veto: bool = False
 
 
 # Characters after which an imperative may start a sentence or clause.
