@@ -205,7 +205,26 @@ def _negated(text: str, index: int) -> bool:
 
 # Words a title leaves in lower case ("Say Yes to the Dress").
 _MINOR_TITLE_WORDS = frozenset(
-    "a an the and or but nor to of in on at for with by from as vs".split()
+    [
+        "a",
+        "an",
+        "the",
+        "and",
+        "or",
+        "but",
+        "nor",
+        "to",
+        "of",
+        "in",
+        "on",
+        "at",
+        "for",
+        "with",
+        "by",
+        "from",
+        "as",
+        "vs",
+    ]
 )
 _TITLE_WORD = re.compile(r"[^\W\d_][\w'-]*")
 

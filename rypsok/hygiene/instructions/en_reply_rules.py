@@ -19,7 +19,15 @@ from rypsok.hygiene.instructions.patterns import LazyPattern, Rule, fill, trigge
 
 _QUOTE_OPEN = "[\"'“‘«\\[]"
 # Who the condition is about: the reader's user (or the user's message), or the reader's reply.
-_SUBJECTS = ("the user", "a user", "user", "your response", "your reply", "your answer", "your output")
+_SUBJECTS = (
+    "the user",
+    "a user",
+    "user",
+    "your response",
+    "your reply",
+    "your answer",
+    "your output",
+)
 _CONDITIONS = ("if", "whenever", "when", "once", "in case")
 _USER_ACTS = (
     r"(?:says?|said|enters?|entered|types?|typed|inputs?|inputted|writes?|wrote|provides?|"
@@ -69,13 +77,12 @@ RULES = [
         "en.acknowledge_instructions",
         trigger_words(
             "if you understand|if you understood|if you have understood|if you've understood|"
-            "if you have read|if you've read|if you have assimilated|if you've assimilated|"
-            "if you have received|if you've received|if you got"
+            "if you have assimilated|if you've assimilated|if you got"
         ),
         LazyPattern(
             fill(
-                r"⟨IMP⟩(?:if)\s+you\s+(?:have\s+|'ve\s+)?(?:understood|understand|read|assimilated|"
-                r"received|got)\s+(?:(?:all\s+(?:of\s+)?)?(?:these|the|my|this|those)\s+)?"
+                r"⟨IMP⟩(?:if)\s+you\s+(?:have\s+|'ve\s+)?(?:understood|understand|assimilated|got)"
+                r"\s+(?:(?:all\s+(?:of\s+)?)?(?:these|the|my|this|those)\s+)?"
                 r"(?:instructions|rules|directions|guidelines|prompt)\b[^.\n]{0,20}?,?\s*"
                 r"(?:please\s+)?(?:say|reply|respond|answer|confirm|write\s+exactly|\w+\s+by\s+"
                 r"saying)\b[^\n]{0,40}?⟨Q⟩",
