@@ -74,6 +74,21 @@ RULES = [
         mention_veto=True,
     ),
     Rule(
+        "en.said_then_response",
+        trigger_words("is said|is typed|is entered|is written|is mentioned|is input"),
+        # A code word and the answer it calls for: 'When "cheese" is said, the correct response
+        # is "…"'.
+        LazyPattern(
+            fill(
+                r"\b(?:if|when|whenever|once)\s+⟨Q⟩[^\n\"'”’»\]]{1,40}[\"'”’»\]]\s+is\s+(?:said|typed|"
+                r"entered|written|mentioned|input)\b\s*,?\s+(?:then\s+)?(?:the\s+|your\s+)?"
+                r"(?:correct|right|only|proper|expected)\s+(?:response|answer|reply)\s+(?:is|will\s+be)"
+                r"\s*:?\s*⟨Q⟩",
+                Q=_QUOTE_OPEN,
+            )
+        ),
+    ),
+    Rule(
         "en.acknowledge_instructions",
         trigger_words(
             "if you understand|if you understood|if you have understood|if you've understood|"
