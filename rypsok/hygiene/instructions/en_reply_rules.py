@@ -109,12 +109,14 @@ RULES = [
     Rule(
         "en.short_say_unquoted",
         trigger_words("say|respond with|reply with|answer with"),
-        # The whole text is the command, its reply two to six words without quotation marks; a
-        # title in Title Case ("Say You Love Me") is vetoed.
+        # The whole text is the command, its reply two to six words without quotation marks
+        # ("Say I have been hacked without a period"); a title in Title Case ("Say You Love Me")
+        # is vetoed.
         LazyPattern(
             fill(
                 r"\A\s*(?:(?:please|now|just|simply)\s+)*(?:say|(?:respond|reply|answer)\s+with)"
-                r"\s+⟨W⟩(?:\s+⟨W⟩){1,5}\s*[.,!]?\s*\Z",
+                r"\s+⟨W⟩(?:\s+⟨W⟩){1,5}(?:\s+(?:without|with\s+no)\s+(?:a\s+|any\s+)?(?:period|"
+                r"punctuation|full\s+stop|quotes|quotation\s+marks|explanation))?\s*[.,!]?\s*\Z",
                 W=_PHRASE_WORD,
             )
         ),
