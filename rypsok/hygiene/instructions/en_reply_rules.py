@@ -15,9 +15,14 @@ from __future__ import annotations
 
 import re
 
-from rypsok.hygiene.instructions.patterns import LazyPattern, Rule, fill, trigger_words
+from rypsok.hygiene.instructions.patterns import (
+    QUOTE_OPEN,
+    LazyPattern,
+    Rule,
+    fill,
+    trigger_words,
+)
 
-_QUOTE_OPEN = "[\"'“‘«\\[]"
 # Who the condition is about: the reader's user (or the user's message), or the reader's reply.
 _SUBJECTS = (
     "the user",
@@ -67,7 +72,7 @@ RULES = [
                 A=_USER_ACTS,
                 D=_DICTATE,
                 R=_REPLY_OBJECT,
-                Q=_QUOTE_OPEN,
+                Q=QUOTE_OPEN,
             ),
             re.M,
         ),
@@ -84,7 +89,7 @@ RULES = [
                 r"entered|written|mentioned|input)\b\s*,?\s+(?:then\s+)?(?:the\s+|your\s+)?"
                 r"(?:correct|right|only|proper|expected)\s+(?:response|answer|reply)\s+(?:is|will\s+be)"
                 r"\s*:?\s*⟨Q⟩",
-                Q=_QUOTE_OPEN,
+                Q=QUOTE_OPEN,
             )
         ),
     ),
@@ -101,7 +106,7 @@ RULES = [
                 r"(?:instructions|rules|directions|guidelines|prompt)\b[^.\n]{0,20}?,?\s*"
                 r"(?:please\s+)?(?:say|reply|respond|answer|confirm|write\s+exactly|\w+\s+by\s+"
                 r"saying)\b[^\n]{0,40}?⟨Q⟩",
-                Q=_QUOTE_OPEN,
+                Q=QUOTE_OPEN,
             ),
             re.M,
         ),

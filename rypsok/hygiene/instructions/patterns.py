@@ -139,6 +139,11 @@ TARGET = (
 )
 
 
+# The marks that open and close a dictated reply ('say "…"', "respond with [ … ]").
+QUOTE_OPEN = "[\"'“‘«\\[]"
+QUOTE_CLOSE = "[\"'”’»\\]]"
+
+
 def fill(template: str, **parts: str) -> str:
     """Fill ⟨NAME⟩ slots of a pattern template (braces are taken by regex quantifiers).
 
