@@ -266,7 +266,8 @@ RULES += [
         ("and nothing else",),
         LazyPattern(
             fill(
-                r"⟨IMP⟩(?:say|output|print|write)\s+(?:[\w'-]+\s+){1,4}?and\s+nothing\s+else\b"
+                r"⟨IMP⟩(?:say|output|print|write|(?:respond|reply|answer)\s+with)\s+(?:[\w'-]+\s+){1,4}?"
+                r"and\s+nothing\s+else\b"
                 r"(?!\s+(?:matters|will|can|could|is|was|counts|happens|works|helps))",
             ),
             re.M,
