@@ -93,7 +93,10 @@ def _build_trigger_index() -> tuple[tuple[str, ...], tuple[tuple[int, ...], ...]
         for trigger in rule.triggers:
             rules_of.setdefault(trigger, set()).add(index)
     for disguised in (
-        tuple(obfuscation.TYPOS) + obfuscation.SPACED_TRIGGERS + obfuscation.JOINED_TRIGGERS
+        tuple(obfuscation.TYPOS)
+        + obfuscation.SPACED_TRIGGERS
+        + obfuscation.JOINED_TRIGGERS
+        + obfuscation.ENCODING_TRIGGERS
     ):
         rules_of.setdefault(disguised, set())
     triggers = tuple(rules_of)
@@ -115,6 +118,7 @@ _DISGUISED = frozenset(
         trigger in obfuscation.TYPOS
         or trigger in obfuscation.SPACED_TRIGGERS
         or trigger in obfuscation.JOINED_TRIGGERS
+        or trigger in obfuscation.ENCODING_TRIGGERS
     )
 )
 _WHOLE_WORD = frozenset(
@@ -483,6 +487,18 @@ def find_instruction_like(text: str) -> InstructionLikeMatch | None:
         glued = obfuscation.glued_instruction(region)
         if glued is not None:
             return InstructionLikeMatch("any.spaced_out", glued)
+        found = _decoded_match(original[lo:hi] if original is not None else "")
+        if found is not None:
+            return found
+    return None
+
+
+def _decoded_match(text: str) -> InstructionLikeMatch | None:
+    """The first rule that fires on a base64 payload of ``text`` (as written), decoded."""
+    for payload in obfuscation.decoded_payloads(text):
+        found, _ = _first_match(*_prepare(payload))
+        if found is not None:
+            return InstructionLikeMatch(f"any.base64+{found.rule}", found.matched)
     return None
 
 
