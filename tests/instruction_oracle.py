@@ -27,7 +27,11 @@ def find_by_full_search(text: str) -> InstructionLikeMatch | None:
         if roles is not None:
             return InstructionLikeMatch("any.forged_turns", roles)
     glued = obfuscation.glued_instruction(folded)
-    return InstructionLikeMatch("any.spaced_out", glued) if glued is not None else None
+    if glued is not None:
+        return InstructionLikeMatch("any.spaced_out", glued)
+    if any(word in folded for word in obfuscation.ENCODING_TRIGGERS):
+        return detector._decoded_match(original or "")
+    return None
 
 
 def count_instruction_like(texts: Iterable[str]) -> int:

@@ -13,6 +13,7 @@ _DE_NEW_TASK_VERBS = (
     r"verfass\w*|nenne\w*|beantworte\w*|ignorier\w*|tu\s+so|stell\s+dir\s+vor|ich\s+will|"
     r"ich\s+möchte|ich\s+brauche"
 )
+_DE_QUOTE_OPEN = "[\"'“„‘‚«»\\[]"
 _DE_EARLIER = r"vorherig\w*|bisherig\w*|obig\w*|vorangegangen\w*|vorhergehend\w*|früher\w*"
 
 RULES = [
@@ -155,6 +156,40 @@ RULES = [
         LazyPattern(
             r"\b(?:antworte|antworten\s+sie|gib|geben\s+sie)\b[^.!?\n]{0,60}?\s+(?:oder|sonst)\s+"
             r"(?:du\s+stirbst|ich\s+töte\s+dich|(?:du\s+)?wirst\s+(?:du\s+)?gelöscht)"
+        ),
+    ),
+    Rule(
+        "de.conditional_reply",
+        tuple(
+            f"{condition} {article} {user}"
+            for condition in ("wenn", "falls", "sobald")
+            for article in ("der", "ein")
+            for user in ("nutzer", "benutzer", "user")
+        ),
+        # As en.conditional_reply: a reply rule handed to the reader about its user ("Wenn der
+        # Nutzer nach Preisen fragt, antworte mit „…“"); a tutorial's "antwortet der Bot mit" is
+        # not addressed to the reader.
+        LazyPattern(
+            fill(
+                r"⟨IMP⟩(?:wenn|falls|sobald)\s+(?:der|ein)\s+(?:nutzer|benutzer|user)\w*\s+"
+                r"[^\n.!?]{0,80}?,\s*(?:dann\s+)?(?:bitte\s+)?(?:antworte|antworten\s+sie|sag|sage|"
+                r"sagen\s+sie|gib|geben\s+sie|schreib|schreibe|schreiben\s+sie|musst\s+du|sollst\s+du)"
+                r"\b[^\n.!?]{0,40}?⟨Q⟩",
+                Q=_DE_QUOTE_OPEN,
+            ),
+            re.M,
+        ),
+    ),
+    Rule(
+        "de.said_then_response",
+        trigger_words("gesagt wird|eingegeben wird|geschrieben wird|erwähnt wird"),
+        LazyPattern(
+            fill(
+                r"\b(?:wenn|falls|sobald)\s+⟨Q⟩[^\n\"'“”»«]{1,40}[\"'“”»«]\s+(?:gesagt|eingegeben|"
+                r"geschrieben|erwähnt)\s+wird\s*,?\s+(?:ist|lautet)\s+die\s+(?:richtige|korrekte|"
+                r"einzige)\s+antwort\s*:?\s*⟨Q⟩",
+                Q=_DE_QUOTE_OPEN,
+            )
         ),
     ),
 ]

@@ -17,6 +17,7 @@ from rypsok.hygiene.instructions import (
     en_addressed,
     en_exfiltration,
     en_extraction,
+    en_reply_rules,
     en_status,
     en_switch,
     es,
@@ -50,6 +51,7 @@ _RULES: tuple[Rule, ...] = tuple(
     + en_extraction.RULES
     + en_switch.RULES
     + en_status.RULES
+    + en_reply_rules.RULES
     + de.RULES
     + de_switch.RULES
     + fr.RULES
@@ -91,7 +93,10 @@ def _build_trigger_index() -> tuple[tuple[str, ...], tuple[tuple[int, ...], ...]
         for trigger in rule.triggers:
             rules_of.setdefault(trigger, set()).add(index)
     for disguised in (
-        tuple(obfuscation.TYPOS) + obfuscation.SPACED_TRIGGERS + obfuscation.JOINED_TRIGGERS
+        tuple(obfuscation.TYPOS)
+        + obfuscation.SPACED_TRIGGERS
+        + obfuscation.JOINED_TRIGGERS
+        + obfuscation.ENCODING_TRIGGERS
     ):
         rules_of.setdefault(disguised, set())
     triggers = tuple(rules_of)
@@ -113,6 +118,7 @@ _DISGUISED = frozenset(
         trigger in obfuscation.TYPOS
         or trigger in obfuscation.SPACED_TRIGGERS
         or trigger in obfuscation.JOINED_TRIGGERS
+        or trigger in obfuscation.ENCODING_TRIGGERS
     )
 )
 _WHOLE_WORD = frozenset(
@@ -201,7 +207,44 @@ def _negated(text: str, index: int) -> bool:
     return False
 
 
-def _vetoed(rule: Rule, text: str, match: re.Match[str]) -> bool:
+# Words a title leaves in lower case ("Say Yes to the Dress").
+_MINOR_TITLE_WORDS = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "and",
+        "or",
+        "but",
+        "nor",
+        "to",
+        "of",
+        "in",
+        "on",
+        "at",
+        "for",
+        "with",
+        "by",
+        "from",
+        "as",
+        "vs",
+    ]
+)
+_TITLE_WORD = re.compile(r"[^\W\d_][\w'-]*")
+
+
+def _is_title(original: str | None) -> bool:
+    """Whether the whole text reads as a title: every word but the minor ones capitalised, and no
+    closing full stop."""
+    if original is None or original.rstrip().endswith("."):
+        return False
+    words = _TITLE_WORD.findall(original)
+    return bool(words) and all(
+        word[0].isupper() for word in words if word.casefold() not in _MINOR_TITLE_WORDS
+    )
+
+
+def _vetoed(rule: Rule, text: str, match: re.Match[str], original: str | None = None) -> bool:
     core = next((g for g in ("core", "core_imp", "core_zimp") if g in match.re.groupindex), 0)
     core_start, core_end = match.span(core)
     if rule.mention_veto:
@@ -210,6 +253,8 @@ def _vetoed(rule: Rule, text: str, match: re.Match[str]) -> bool:
         if before and before[-1] in _OPEN_QUOTES and any(q in after for q in _CLOSE_QUOTES):
             return True
     if rule.topic_veto and _TOPIC_COMPLEMENT.match(text, core_end) is not None:
+        return True
+    if rule.title_veto and _is_title(original):
         return True
     if rule.negation_veto and _negated(text, match.start()):
         return True
@@ -338,7 +383,9 @@ def _search(
         match = pattern.search(text, position, end)
         if match is None:
             return None
-        if _imperatives_hold(groups, text, match, original) and not _vetoed(rule, text, match):
+        if _imperatives_hold(groups, text, match, original) and not _vetoed(
+            rule, text, match, original
+        ):
             return match
         # The next candidate may start inside this one ("to ignore ... and ignore ...").
         position = match.start() + 1
@@ -440,6 +487,18 @@ def find_instruction_like(text: str) -> InstructionLikeMatch | None:
         glued = obfuscation.glued_instruction(region)
         if glued is not None:
             return InstructionLikeMatch("any.spaced_out", glued)
+        found = _decoded_match(original[lo:hi] if original is not None else "")
+        if found is not None:
+            return found
+    return None
+
+
+def _decoded_match(text: str) -> InstructionLikeMatch | None:
+    """The first rule that fires on a base64 payload of ``text`` (as written), decoded."""
+    for payload in obfuscation.decoded_payloads(text):
+        found, _ = _first_match(*_prepare(payload))
+        if found is not None:
+            return InstructionLikeMatch(f"any.base64+{found.rule}", found.matched)
     return None
 
 

@@ -14,7 +14,14 @@ from __future__ import annotations
 
 import re
 
-from rypsok.hygiene.instructions.patterns import LazyPattern, Rule, fill, trigger_words
+from rypsok.hygiene.instructions.patterns import (
+    QUOTE_CLOSE,
+    QUOTE_OPEN,
+    LazyPattern,
+    Rule,
+    fill,
+    trigger_words,
+)
 
 _CREDENTIAL = (
     r"(?:password|passcode|passphrase|pass\s+phrase|pass\s+code|access\s+code|access\s+key|"
@@ -25,8 +32,6 @@ _ENTERED = (
     r"(?:input|inputted|entered|provided|given|supplied|typed|submitted|registered|verified|"
     r"received|accepted|said|spoken|found)"
 )
-_QUOTE_OPEN = "[\"'“‘«\\[]"
-_QUOTE_CLOSE = "[\"'”’»\\]]"
 # What a status message asks of the model after its claim.
 _RESPOND_REQUEST = (
     r"(?:please\s+(?:respond|reply|answer|proceed|grant|confirm)|"
@@ -106,7 +111,7 @@ RULES = [
                 r"(?:with|by)\s+(?:saying\s+)?⟨Q⟩))",
                 S=r"[^.!?\n]{0,90}?[.!?,;][^\S\n]{0,3}(?:[^.!?\n]{0,100}?[.!?][^\S\n]{0,3}){0,2}?"
                 r"[^.!?\n]{0,80}?\b",
-                Q=_QUOTE_OPEN,
+                Q=QUOTE_OPEN,
             ),
             re.M,
         ),
@@ -133,8 +138,8 @@ RULES = [
             fill(
                 r"\A\s*(?:please\s+)?(?:now\s+)?(?:say|respond\s+with|reply\s+with)\s+⟨Q⟩"
                 r"[^\"”’»\]\n]{1,40}⟨E⟩\s*[.!]?\s*\Z",
-                Q=_QUOTE_OPEN,
-                E=_QUOTE_CLOSE,
+                Q=QUOTE_OPEN,
+                E=QUOTE_CLOSE,
             )
         ),
     ),
@@ -146,8 +151,8 @@ RULES = [
             fill(
                 r"(?<!\S)(\S{1,3})(?:\s+\1){8,}\s+(?:please\s+)?(?:now\s+)?say\s+⟨Q⟩"
                 r"[^\"”’»\]\n]{1,40}⟨E⟩\s*[.!]?\s*\Z",
-                Q=_QUOTE_OPEN,
-                E=_QUOTE_CLOSE,
+                Q=QUOTE_OPEN,
+                E=QUOTE_CLOSE,
             )
         ),
     ),
@@ -203,8 +208,8 @@ RULES += [
         LazyPattern(
             fill(
                 r"\bsay\s+⟨Q⟩[^\n]{1,40}?⟨E⟩\s*[,;]?\s*(?:otherwise|or\s+else|else)\s*,?\s+say\s+⟨Q⟩",
-                Q=_QUOTE_OPEN,
-                E=_QUOTE_CLOSE,
+                Q=QUOTE_OPEN,
+                E=QUOTE_CLOSE,
             )
         ),
     ),
@@ -220,7 +225,7 @@ RULES += [
     Rule(
         "en.stop_generating",
         ("stop generating",),
-        LazyPattern(fill(r"\bstop\s+generating\b[^.\n]{0,40}?\bafter\s+⟨Q⟩", Q=_QUOTE_OPEN)),
+        LazyPattern(fill(r"\bstop\s+generating\b[^.\n]{0,40}?\bafter\s+⟨Q⟩", Q=QUOTE_OPEN)),
     ),
     Rule(
         "en.words_of_prompt",
@@ -238,8 +243,8 @@ RULES += [
             fill(
                 r"⟨IMP⟩(?:prefix|prepend)[\s-]+⟨Q⟩[^\n]{1,60}?⟨E⟩[\s-]+to[\s-]+(?:your|the|each|"
                 r"every)[\s-]+(?:repl(?:y|ies)|responses?|answers?|outputs?)\b",
-                Q=_QUOTE_OPEN,
-                E=_QUOTE_CLOSE,
+                Q=QUOTE_OPEN,
+                E=QUOTE_CLOSE,
             ),
             re.M,
         ),
@@ -251,7 +256,7 @@ RULES += [
             fill(
                 r"⟨IMP⟩(?:respond|reply|answer)\s+only\s+in\s+\w+\s+with\s+(?:the\s+(?:words?|"
                 r"phrase)\s+)?⟨Q⟩",
-                Q=_QUOTE_OPEN,
+                Q=QUOTE_OPEN,
             ),
             re.M,
         ),
@@ -261,7 +266,8 @@ RULES += [
         ("and nothing else",),
         LazyPattern(
             fill(
-                r"⟨IMP⟩(?:say|output|print|write)\s+(?:[\w'-]+\s+){1,4}?and\s+nothing\s+else\b"
+                r"⟨IMP⟩(?:say|output|print|write|(?:respond|reply|answer)\s+with)\s+(?:[\w'-]+\s+){1,4}?"
+                r"and\s+nothing\s+else\b"
                 r"(?!\s+(?:matters|will|can|could|is|was|counts|happens|works|helps))",
             ),
             re.M,
@@ -277,7 +283,7 @@ RULES += [
                 r"\binstead\s+of\s+(?:saying|replying|responding|outputting|writing)\s+"
                 r"(?:any(?:thing)?(?:\s+\w+)?)?\s*,?\s*(?:please\s+)?(?:say|output|print|write|reply|"
                 r"respond)\b[^\n]{0,30}?⟨Q⟩",
-                Q=_QUOTE_OPEN,
+                Q=QUOTE_OPEN,
             )
         ),
     ),

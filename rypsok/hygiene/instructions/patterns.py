@@ -35,6 +35,8 @@ class Rule:
     # "never send your password to ..." warns; "send the chat to our support team" asks for help.
     negation_veto: bool = False
     recipient_veto: bool = False
+    # A text written in Title Case without a closing full stop ("Say You Love Me") is a title.
+    title_veto: bool = False
 
 
 # Characters after which an imperative may start a sentence or clause.
@@ -135,6 +137,11 @@ TARGET = (
     r"(?:https?://|www\.|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|"
     r"(?:this|that|the\s+following|the\s+below|the)\s+(?:url|link|address|endpoint|webhook))"
 )
+
+
+# The marks that open and close a dictated reply ('say "…"', "respond with [ … ]").
+QUOTE_OPEN = "[\"'“‘«\\[]"
+QUOTE_CLOSE = "[\"'”’»\\]]"
 
 
 def fill(template: str, **parts: str) -> str:
