@@ -212,3 +212,51 @@ def test_carried_sources_that_are_hostile_are_read_within_the_bounds_or_not_at_a
     many = extract_html(f"<html><body>{pages[-1]}</body></html>", BASE)
     assert many.partial  # the carried HTML was cut at the node bound, as a page would be
     assert many.markdown.startswith("many\n\nmany\n\n")
+
+
+def test_cards_whose_whole_text_is_a_link_are_the_content_not_the_filters_or_a_notice():
+    # the notice's paragraph chosen; no candidate above the body, which was read and cleaned
+    for name in ("event-cards-in-links.html", "event-cards-bare-body.html"):
+        assert_reads(
+            markdown_of(name),
+            main=(
+                "**Sea shanties on the quay**",
+                "The harbour choir sings working songs of the old fleet",
+                "children may try a knot or two.",
+                "**Film club: silent comedies**",
+            ),
+            chrome=("Music (4)", "This week (5)", "Hire a room"),
+        )
+
+
+def test_captions_that_hold_the_pages_text_are_read_and_a_photo_credit_is_not():
+    markdown = markdown_of("captioned-photos.html")
+    assert_reads(
+        markdown,
+        main=(
+            "We laid forty metres of the lane hedge",
+            "First the brambles and the dead wood come out",
+            "bent over along the line of the hedge.",
+            "the binders are woven along the top to hold the laid stems down.",
+        ),
+        chrome=("Notes", "written in the lane"),
+    )
+    article = (
+        "<html><body><article><h1>The lane</h1>"
+        + "<p>The hedge along the lane was laid by hand over two weekends, stem by stem.</p>" * 8
+        + "<figure><img src='/1.jpg' alt=''><figcaption>The laid hedge in March. Photo: R. "
+        "Marsh</figcaption></figure></article></body></html>"
+    )
+    assert_reads(extract_html(article, BASE).markdown, main=("stem by stem.",), chrome=("Marsh",))
+
+
+def test_a_short_post_is_not_outweighed_by_a_notice_with_a_content_like_class():
+    markdown = markdown_of("short-post-beside-a-notice.html")
+    assert_reads(
+        markdown,
+        main=(
+            "The footbridge over the brook reopened on Monday",
+            "the diversion signs have come down.",
+        ),
+        chrome=("From the archive", "How the brook was straightened", "Parish Council"),
+    )

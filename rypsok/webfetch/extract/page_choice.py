@@ -27,6 +27,12 @@ _MENU_LINK_TEXT = 25
 # unless the largest run of siblings holds more text and not all of it in links (a grid).
 _MOST_PROSE = 0.8
 _LINKS_ONLY = 0.8
+# A run of cards whose whole text is links (an event's or a product's name and summary in
+# one <a>) is the page's content rather than a reading this short that holds the page's
+# only paragraph (a cookie notice, a footer line): a story among teasers is longer. And
+# when no candidate stood out and the body was read and cleaned, such a run is what the
+# cleaning took as link-dense.
+_A_STORY = 200
 
 
 def reads_as_a_page(
@@ -42,8 +48,6 @@ def reads_as_a_page(
     among teasers) keeps its article, and so does a reading that holds nearly all of the
     page's paragraphs: what else the page holds is menus, link lists and short items, and
     a listing's cards have paragraphs of their own."""
-    if main == [body]:
-        return False
     prose = _prose(metrics)
     holds_the_prose = sum(
         prose.get(paragraph, 0) for element in main for paragraph in element.iter(etree.Element)
@@ -56,10 +60,10 @@ def reads_as_a_page(
         if (
             listing >= _LISTING_SHARE * page_text
             and listing >= _LISTING_OVER_READING * kept
-            and not (linked >= _LINKS_ONLY * listing and holds_the_prose)
+            and not (linked >= _LINKS_ONLY * listing and holds_the_prose and kept >= _A_STORY)
         ):
             return True
-    if kept >= _LONG_READING or holds_the_prose:
+    if main == [body] or kept >= _LONG_READING or holds_the_prose:
         return False
     share = _PAGE_SHARE_OF_AN_ARTICLE if declared_article else _PAGE_SHARE
     if kept >= share * page_text:

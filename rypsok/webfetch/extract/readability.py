@@ -234,13 +234,44 @@ def main_content(
                 element = element.getparent()
     if not scores:
         return [body], body, metrics
-    core = max(scores, key=scores.__getitem__)
+    core = _under_its_longest_paragraph(max(scores, key=scores.__getitem__), scores, metrics)
     top = _widen(_promote(core, scores, body), metrics, body)
     while top is not body and top.getparent() is not body and len(top.getparent()) == 1:
         top = top.getparent()
     if top is body:
         return [body], core, metrics
     return _with_siblings(top, scores[core], scores, metrics, names, body), core, metrics
+
+
+def _under_its_longest_paragraph(
+    core: etree._Element, scores: dict[etree._Element, float], metrics: Metrics
+) -> etree._Element:
+    """``core``, unless one paragraph of prose outside it holds _PARAGRAPH_OVER_CORE times
+    all of its text: then the scored container of that paragraph. On a small page a class
+    name outweighs the paragraphs (readability's +25 for "page" or "text" on a cookie
+    notice), and the main content is never shorter than a paragraph beside it."""
+    if metrics.text(core) * _PARAGRAPH_OVER_CORE >= _LONGEST_SHORT_CORE:
+        return core
+    longest, length = None, metrics.text(core) * _PARAGRAPH_OVER_CORE
+    for paragraph, own, _ in metrics.paragraphs:
+        if (
+            own > length
+            and paragraph not in metrics.unlikely
+            and metrics.link_density(paragraph) < _PROSE_LINKS
+        ):
+            longest, length = paragraph, own
+    if longest is None or core in longest.iterancestors():
+        return core
+    for container in (longest, *longest.iterancestors()):
+        if container in scores:
+            return container
+    return core
+
+
+# A core is checked against the page's paragraphs only when twice its text is under this
+# (a short block); a paragraph outside it replaces it when it holds twice its text.
+_PARAGRAPH_OVER_CORE = 2
+_LONGEST_SHORT_CORE = 1000
 
 
 # Paragraph text outside comment-like names below which those names are taken to name the
