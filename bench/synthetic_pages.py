@@ -405,6 +405,44 @@ def body_text(w: Words, m: Markup) -> Page:
                 chrome=0)  # fmt: skip
 
 
+def article_with_note(w: Words, m: Markup) -> Page:
+    """An article with a note box of its own in an <aside> (a tip, a warning): part of the
+    article's text as a browser shows it."""
+    paras = [w.paragraph() for _ in range(w.rng.randint(2, 4))]
+    note = w.paragraph(1, 2)
+    label = w.rng.choice(["Note:", "Tip:", "Hinweis:", "Good to know:"])
+    at = w.rng.randint(1, len(paras))
+    body = [f"<p>{esc(p)}</p>" for p in paras]
+    body.insert(at, f"<aside{m.cls('card')}><p><strong>{label}</strong> {esc(note)}</p></aside>")
+    title = w.title()
+    truth = [*paras[:at], f"{label} {note}", *paras[at:]]
+    main = f"<article{m.cls('content')}><h1>{esc(title)}</h1>{''.join(body)}</article>"
+    return Page("article-note", main, truth, title, chrome=w.rng.randint(0, 2))
+
+
+def linked_prose(w: Words, m: Markup) -> Page:
+    """Paragraphs with links in their sentences (never two runs of eight words in a row),
+    and a list of links each with a line of description: a small page of references."""
+    truth, html = [], ""
+    for _ in range(w.rng.randint(2, 3)):
+        words = w.paragraph(2, 3).split(" ")
+        out = []
+        for index in range(0, len(words), 8):
+            chunk = esc(" ".join(words[index : index + 8]))
+            linked = w.rng.random() < 0.5 and not (out and out[-1].startswith("<a"))
+            out.append(f'<a href="/l{index}">{chunk}</a>' if linked else chunk)
+        html += f"<p>{' '.join(out)}</p>"
+        truth.append(" ".join(words))
+    items = []
+    for index in range(w.rng.randint(3, 6)):
+        name, line = w.phrase(2, 4), w.sentence()
+        items.append(f'<li><a href="/r{index}">{esc(name)}</a>: {esc(line)}</li>')
+        truth.append(f"{name}: {line}")
+    html += f"<ul>{''.join(items)}</ul>"
+    return Page("linked-prose", f"<div{m.cls('content')}>{html}</div>", truth, w.title(),
+                chrome=w.rng.randint(0, 2))  # fmt: skip
+
+
 KINDS: dict[str, Callable[[Words, Markup], Page]] = {
     builder.__name__: builder
     for builder in (
@@ -412,7 +450,7 @@ KINDS: dict[str, Callable[[Words, Markup], Page]] = {
         code_blocks, one_paragraph_big_chrome, blockquotes, table_layout, german_blog,
         intro_and_figures, feature_cards, link_strong_cards, intro_above_grid, aside_content,
         shortcodes, faq, recipe, short_note, br_letter, nested_spans, sections, mixed_main,
-        changelog, poem, body_text,
+        changelog, poem, body_text, article_with_note, linked_prose,
     )
 }  # fmt: skip
 

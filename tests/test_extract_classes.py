@@ -260,3 +260,16 @@ def test_a_short_post_is_not_outweighed_by_a_notice_with_a_content_like_class():
         ),
         chrome=("From the archive", "How the brook was straightened", "Parish Council"),
     )
+
+
+def test_a_note_in_an_aside_of_the_article_is_read_and_the_pages_sidebar_is_not():
+    markdown = markdown_of("article-note-aside.html")
+    assert_reads(
+        markdown,
+        main=(
+            "Broad beans sown in November stand through the winter",
+            "**Note:** only the hardy varieties stand a wet winter on heavy soil;",
+            "to fill any gaps the mice leave.",
+        ),
+        chrome=("Elsewhere", "Onion sets", "a diary of one allotment"),
+    )

@@ -249,6 +249,7 @@ def prune(body: etree._Element, names: Names, drop_chrome: bool) -> Pruned:
                 element not in holders
                 and element.getparent() is not None
                 and not _heads_the_article(element)
+                and not _a_note_in_the_article(element)
             ):
                 if element.tag == "header" or element.get("role") == "banner":
                     header_text += _unlinked_length(element)
@@ -267,6 +268,16 @@ _STANDFIRST = 80
 def _heads_the_article(element: etree._Element) -> bool:
     """Whether ``element`` is a ``<header>`` holding an ``<h1>`` and a paragraph of prose."""
     if element.tag != "header" or not any(True for _ in islice(element.iter("h1"), 1)):
+        return False
+    return any(_unlinked_length(p) >= _STANDFIRST for p in element.iter("p"))
+
+
+def _a_note_in_the_article(element: etree._Element) -> bool:
+    """Whether ``element`` is an ``<aside>`` inside an ``<article>`` holding a paragraph of
+    prose: the article's own note, tip or box, which a browser shows in its text, not the
+    page's sidebar (an aside of links, a bio or a "related" box is still cleaned out of
+    the reading by its link density and its names)."""
+    if element.tag != "aside" or not any(True for _ in element.iterancestors("article")):
         return False
     return any(_unlinked_length(p) >= _STANDFIRST for p in element.iter("p"))
 
