@@ -19,7 +19,7 @@ _NEUTRAL = {
 _MISLEADING = {
     "wrap": ["widget-area", "module", "region-top", "block", "zone"],
     "content": ["widget", "teaser", "sidebar-inner", "extra", "promo-text", "module-body"],
-    "card": ["teaser", "promo", "widget", "related-item", "spot"],
+    "card": ["teaser", "promo", "widget", "slot", "spot"],
 }
 
 

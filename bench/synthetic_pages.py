@@ -216,6 +216,28 @@ def feature_cards(w: Words, m: Markup) -> Page:
                 extra=[testimonial] if w.rng.random() < 0.7 else [])  # fmt: skip
 
 
+def column_cards(w: Words, m: Markup) -> Page:
+    """A service page of short <h3> + <p> cards each in a grid column (row > column >
+    card), and a long testimonial in a block of its own: the cards are the content."""
+    truth, rows = [], ""
+    column, card = m.cls("wrap"), m.cls("card")
+    for _ in range(w.rng.randint(2, 3)):
+        cells = ""
+        for _ in range(3):
+            heading, text = w.phrase(2, 4), w.sentence()
+            cells += (
+                f"<div{column}><div{card}><h3>{esc(heading)}</h3><p>{esc(text)}</p></div></div>"
+            )
+            truth += [heading, text]
+        rows += f"<div{m.cls('wrap')}>{cells}</div>"
+    testimonial = (
+        f"<div{m.cls('card')}><div><p>{esc(w.paragraph(5, 8))}</p>"
+        f"<p>{esc(w.phrase(1, 2))}</p></div></div>"
+    )
+    return Page("column-cards", f"<section>{rows}</section>", truth, w.title(),
+                chrome=w.rng.randint(1, 2), extra=[testimonial])  # fmt: skip
+
+
 def link_strong_cards(w: Words, m: Markup) -> Page:
     """Event or product cards whose whole text sits inside <a><strong>…</strong></a>, beside
     a filter panel."""
@@ -448,9 +470,9 @@ KINDS: dict[str, Callable[[Words, Markup], Page]] = {
     for builder in (
         single_article, div_of_paragraphs, headings_and_lists, data_table, definition_list,
         code_blocks, one_paragraph_big_chrome, blockquotes, table_layout, german_blog,
-        intro_and_figures, feature_cards, link_strong_cards, intro_above_grid, aside_content,
-        shortcodes, faq, recipe, short_note, br_letter, nested_spans, sections, mixed_main,
-        changelog, poem, body_text, article_with_note, linked_prose,
+        intro_and_figures, feature_cards, column_cards, link_strong_cards, intro_above_grid,
+        aside_content, shortcodes, faq, recipe, short_note, br_letter, nested_spans, sections,
+        mixed_main, changelog, poem, body_text, article_with_note, linked_prose,
     )
 }  # fmt: skip
 
