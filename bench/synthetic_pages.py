@@ -387,6 +387,23 @@ def sections(w: Words, m: Markup) -> Page:
                 w.title(), chrome=w.rng.randint(0, 2))  # fmt: skip
 
 
+def uneven_sections(w: Words, m: Markup) -> Page:
+    """A guide of one long section and a few short ones (a heading and a sentence or two),
+    each in a block of its own: the short ones are the page's text as much as the long."""
+    tag = w.rng.choice(["div", "section"])
+    truth, html = [], ""
+    sections = [w.rng.randint(3, 5)] + [1] * w.rng.randint(2, 4)
+    if w.rng.random() < 0.5:
+        sections.reverse()
+    for count in sections:
+        heading = w.title()
+        paras = [w.paragraph(3, 5) if count > 1 else w.sentence() for _ in range(count)]
+        inner = "".join(f"<p>{esc(p)}</p>" for p in paras)
+        html += f"<{tag}{m.cls('card')}><h2>{esc(heading)}</h2>{inner}</{tag}>"
+        truth += [heading, *paras]
+    return Page("uneven-sections", html, truth, w.title(), chrome=w.rng.randint(0, 2))
+
+
 def mixed_main(w: Words, m: Markup) -> Page:
     intro, after = w.paragraph(), w.paragraph(1, 2)
     sub = w.title()
@@ -473,6 +490,7 @@ KINDS: dict[str, Callable[[Words, Markup], Page]] = {
         intro_and_figures, feature_cards, column_cards, link_strong_cards, intro_above_grid,
         aside_content, shortcodes, faq, recipe, short_note, br_letter, nested_spans, sections,
         mixed_main, changelog, poem, body_text, article_with_note, linked_prose,
+        uneven_sections,
     )
 }  # fmt: skip
 

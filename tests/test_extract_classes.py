@@ -273,3 +273,33 @@ def test_a_note_in_an_aside_of_the_article_is_read_and_the_pages_sidebar_is_not(
         ),
         chrome=("Elsewhere", "Onion sets", "a diary of one allotment"),
     )
+
+
+def test_an_old_table_layouts_cell_of_text_is_read_without_the_menu_and_price_cells():
+    markdown = markdown_of("table-layout-cell.html")
+    assert_reads(
+        markdown,
+        main=(
+            "Every tool here is forged by hand in our smithy from old leaf springs",
+            "**The border spade** has a narrow blade",
+            "*The digging fork* has four square tines",
+            "send it back and we will mend it or make you another.",
+        ),
+        chrome=("Spades", "£64.00", "12 reviews", "In stock", "Orders by post"),
+    )
+
+
+def test_a_page_of_little_chrome_keeps_its_short_sections_beside_its_long_one():
+    markdown = markdown_of("guide-uneven-sections.html")
+    assert_reads(
+        markdown,
+        main=(
+            "## The house and the run",
+            "where it rots down into a rich mulch.",
+            "## Food and water",
+            "Layers' pellets in a hanging feeder",
+            "## Neighbours",
+            "keep hens only, and share the eggs.",
+        ),
+        chrome=("Backyard Notes", "Bees"),
+    )

@@ -23,6 +23,9 @@ _LISTING_ITEMS = 4
 _LISTING_SHARE = 0.5
 _LISTING_OVER_READING = 2
 _MENU_LINK_TEXT = 25
+# A table's rows of which one holds more than this share of their text are not a run of
+# similar items: they are a layout (a title row, the content's row, a footer row).
+_ONE_ITEM = 0.5
 # A reading holding this share of the page's paragraph text is the page's main content,
 # unless the largest run of siblings holds more text and not all of it in links (a grid).
 _MOST_PROSE = 0.8
@@ -117,8 +120,8 @@ _MENU_ITEM = 25
 def _largest_listing(
     body: etree._Element, metrics: Metrics, names: Names, declared_article: bool
 ) -> tuple[int, int]:
-    """Characters of text and of link text in the page's largest run of similar siblings,
-    or 0 when that run
+    """Characters of text and of link text in the page's largest run of similar siblings
+    (not a layout table's rows, one of which holds half of their text), or 0 when that run
     is a menu (over 50% of its text linked, in links of under 25 characters on average).
     A product's reviews are not a listing: they are its comments; nor, on a page that says
     it is an article, is what is named like boilerplate (its comments, related stories)."""
@@ -150,7 +153,9 @@ def _largest_listing(
         for items in runs.values():
             if len(items) >= _LISTING_ITEMS:
                 text = sum(metrics.text(item) for item in items)
-                if text > best_text:
+                if text > best_text and not (
+                    items[0].tag == "tr" and max(map(metrics.text, items)) > _ONE_ITEM * text
+                ):
                     best_text, best_items = text, items
     links = sum(metrics.links(item) for item in best_items)
     if links > 0.5 * best_text:
