@@ -9,7 +9,7 @@ from __future__ import annotations
 from rypsok.webfetch.extract import extract_html
 from rypsok.webfetch.extract.document import body_of
 from rypsok.webfetch.extract.names import Names
-from rypsok.webfetch.extract.page_choice import page_boilerplate
+from rypsok.webfetch.extract.page_choice import _largest_listing, page_boilerplate
 from rypsok.webfetch.extract.prune import prune
 from rypsok.webfetch.extract.readability import Metrics
 from rypsok.webfetch.extract.tree import parse
@@ -303,3 +303,28 @@ def test_a_page_of_little_chrome_keeps_its_short_sections_beside_its_long_one():
         ),
         chrome=("Backyard Notes", "Bees"),
     )
+
+
+def test_a_layout_tables_rows_are_not_a_listing_and_a_tables_rows_of_data_are():
+    def largest_run(html: str) -> int:
+        body = body_of(parse(html)[0])
+        names = Names()
+        prune(body, names, drop_chrome=True)
+        return _largest_listing(body, Metrics(body, names, set()), names, False)[0]
+
+    layout = (
+        (PAGES / "table-layout-cell.html")
+        .read_text(encoding="utf-8")
+        .replace(
+            '<tr><td colspan="3"><font size="1">',
+            '<tr><td colspan="3">Open on the first Saturday of each month.</td></tr><tr>'
+            '<td colspan="3"><font size="1">',
+        )
+    )
+    assert largest_run(layout) == 0  # a title row, the content's row, two footer rows
+    rows = "".join(
+        f"<tr><td>{name}</td><td>{price}</td></tr>"
+        for name, price in (("Border spade", "£64"), ("Digging fork", "£58"),
+                            ("Dutch hoe", "£39"), ("Hand fork", "£19"))
+    )  # fmt: skip
+    assert largest_run(f"<html><body><table>{rows}</table></body></html>") > 0
