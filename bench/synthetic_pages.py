@@ -40,6 +40,13 @@ DEFAULT_SEED = 18
 DEFAULT_PER_KIND = 3
 
 
+def in_a_block(kind: str, html: str, truth: list[str], w: Words, m: Markup) -> Page:
+    """A page whose content is ``html`` in one block, with little to a full site's chrome."""
+    return Page(
+        kind, f"<div{m.cls('content')}>{html}</div>", truth, w.title(), chrome=w.rng.randint(0, 2)
+    )
+
+
 def single_article(w: Words, m: Markup) -> Page:
     paras = [w.paragraph() for _ in range(w.rng.randint(2, 6))]
     body = "".join(f"<p>{esc(p)}</p>" for p in paras)
@@ -64,8 +71,7 @@ def headings_and_lists(w: Words, m: Markup) -> Page:
         html += f"<h2>{esc(heading)}</h2><{tag}>" + "".join(f"<li>{esc(i)}</li>" for i in items)
         html += f"</{tag}>"
         truth += [heading, *(numbered(items) if tag == "ol" else items)]
-    return Page("headings-lists", f"<div{m.cls('content')}>{html}</div>", truth, w.title(),
-                chrome=w.rng.randint(0, 2))  # fmt: skip
+    return in_a_block("headings-lists", html, truth, w, m)
 
 
 def data_table(w: Words, m: Markup) -> Page:
@@ -116,8 +122,7 @@ def code_blocks(w: Words, m: Markup) -> Page:
         para = w.paragraph(1, 2)
         html += f"<p>{esc(para)}</p><pre><code>{esc(code)}</code></pre>"
         truth += [para, code]
-    return Page("code-blocks", f"<div{m.cls('content')}>{html}</div>", truth, w.title(),
-                chrome=w.rng.randint(0, 2))  # fmt: skip
+    return in_a_block("code-blocks", html, truth, w, m)
 
 
 def one_paragraph_big_chrome(w: Words, m: Markup) -> Page:
@@ -132,8 +137,7 @@ def blockquotes(w: Words, m: Markup) -> Page:
         inner = f"<p>{esc(quote)}</p>" if w.rng.random() < 0.5 else esc(quote)
         html += f"<p>{esc(para)}</p><blockquote>{inner}</blockquote>"
         truth += [para, quote]
-    return Page("blockquotes", f"<div{m.cls('content')}>{html}</div>", truth, w.title(),
-                chrome=w.rng.randint(0, 2))  # fmt: skip
+    return in_a_block("blockquotes", html, truth, w, m)
 
 
 def table_layout(w: Words, m: Markup) -> Page:
@@ -324,8 +328,7 @@ def faq(w: Words, m: Markup) -> Page:
         else:
             html += f"<h3>{esc(question)}</h3><p>{esc(answer)}</p>"
         truth += [question, answer]
-    return Page("faq", f"<div{m.cls('content')}>{html}</div>", truth, w.title(),
-                chrome=w.rng.randint(0, 2))  # fmt: skip
+    return in_a_block("faq", html, truth, w, m)
 
 
 def recipe(w: Words, m: Markup) -> Page:
@@ -425,8 +428,7 @@ def changelog(w: Words, m: Markup) -> Page:
         items = [w.phrase(3, 7) for _ in range(w.rng.randint(2, 4))]
         html += f"<h2>{version}</h2><ul>" + "".join(f"<li>{esc(i)}</li>" for i in items) + "</ul>"
         truth += [version, *items]
-    return Page("changelog", f"<div{m.cls('content')}>{html}</div>", truth, w.title(),
-                chrome=w.rng.randint(0, 2))  # fmt: skip
+    return in_a_block("changelog", html, truth, w, m)
 
 
 def poem(w: Words, m: Markup) -> Page:
@@ -478,8 +480,7 @@ def linked_prose(w: Words, m: Markup) -> Page:
         items.append(f'<li><a href="/r{index}">{esc(name)}</a>: {esc(line)}</li>')
         truth.append(f"{name}: {line}")
     html += f"<ul>{''.join(items)}</ul>"
-    return Page("linked-prose", f"<div{m.cls('content')}>{html}</div>", truth, w.title(),
-                chrome=w.rng.randint(0, 2))  # fmt: skip
+    return in_a_block("linked-prose", html, truth, w, m)
 
 
 KINDS: dict[str, Callable[[Words, Markup], Page]] = {
