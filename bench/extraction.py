@@ -14,7 +14,7 @@ one run (issue 18's guard):
   its snippets (shared/bench/trafilatura-eval/evaluate.py): snippet accuracy and the pages
   at accuracy <= 0.5; rows rypsok, trafilatura (no comments), readability-lxml +
   markdownify and resiliparse.
-- synthetic: small pages written by bench/synthetic_pages.py (seeded; 26 kinds, three pages
+- synthetic: small pages written by bench/synthetic_pages.py (seeded; 30 kinds, three pages
   each: a lone <article>, a div of paragraphs, a data table, old table layouts, cards,
   German blogs...), generated into a scratch directory and scored like wcxb-dev, F1 per
   kind; the same rows as wcxb-dev.

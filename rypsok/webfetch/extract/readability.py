@@ -283,7 +283,7 @@ def _with_sections_beside(
         if isinstance(sibling.tag, str) and sibling not in chosen and metrics.text(sibling)
     ]
     reading = sum(map(metrics.text, chosen))
-    if not others or reading >= _SHORT_READING or sum(map(metrics.text, others)) > reading:
+    if not others or reading >= _SECTIONED_READING or sum(map(metrics.text, others)) > reading:
         return chosen
     for sibling in others:
         if sibling.tag in HEADINGS:
@@ -303,6 +303,7 @@ def _with_sections_beside(
 
 
 _SECTION_HEADINGS = ("h2", "h3", "h4", "h5", "h6")
+_SECTIONED_READING = 3000  # a small page's longest section; a news story is longer
 
 
 def _under_its_longest_paragraph(
