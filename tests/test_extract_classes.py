@@ -57,6 +57,20 @@ def test_a_page_whose_one_section_is_an_aside_is_read_and_not_its_feedback_form(
     )
 
 
+def test_a_dialog_beside_a_section_in_an_aside_stays_out_when_the_page_is_read_again():
+    page = (PAGES / "aside-section.html").read_text(encoding="utf-8")
+    with_dialog = page.replace(
+        '  </aside>\n</div>\n<div class="modal">',
+        '  </aside>\n<div role="dialog"><h3>Did this page answer your question?</h3>',
+    )
+    assert with_dialog != page
+    assert_reads(
+        extract_html(with_dialog, BASE).markdown,
+        main=("## Opening hours", "story time moves from Tuesday afternoon"),
+        chrome=("answer your question", "Catalogue"),
+    )
+
+
 def test_an_articles_own_header_and_its_next_column_come_back_with_it():
     markdown = markdown_of("article-header-standfirst.html")
     assert_reads(
