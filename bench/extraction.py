@@ -14,6 +14,10 @@ one run (issue 18's guard):
   its snippets (shared/bench/trafilatura-eval/evaluate.py): snippet accuracy and the pages
   at accuracy <= 0.5; rows rypsok, trafilatura (no comments), readability-lxml +
   markdownify and resiliparse.
+- synthetic: small pages written by bench/synthetic_pages.py (seeded; 30 kinds, three pages
+  each: a lone <article>, a div of paragraphs, a data table, old table layouts, cards,
+  German blogs...), generated into a scratch directory and scored like wcxb-dev, F1 per
+  kind; the same rows as wcxb-dev.
 
 and checks issue 18's goals against the best peer of the same run.
 
@@ -22,6 +26,7 @@ Then it times rypsok on synthetic pages of about 5 MB.
     python bench/extraction.py                      # all three sets, then the big pages
     python bench/extraction.py --set trafilatura-eval --no-big
     python bench/extraction.py --set wcxb-dev --no-big
+    python bench/extraction.py --set synthetic --per-page /tmp/pages
     python bench/extraction.py --only rypsok trafilatura-nocomments --no-big
     python bench/extraction.py --bench-dir /path/to/shared/bench/extraction
 
@@ -80,6 +85,7 @@ SETS = {
     ),
 }
 WCXB_BASELINES = ("trafilatura-nocomments", "readability-lxml", "resiliparse")
+SYNTHETIC = "synthetic"
 TRAFILATURA_EVAL = "../trafilatura-eval"
 # snippet scorer's extractor names for rypsok's rows
 TRAFILATURA_EVAL_ROWS = {
@@ -300,9 +306,10 @@ def print_overall(rows: list[tuple[str, dict]]) -> None:
     print(f"({rows[0][1]['pages'] if rows else 0} pages; 4-token shingles, Markdown stripped)")
 
 
-def print_by_type(rows: list[tuple[str, dict]]) -> None:
+def print_by_type(rows: list[tuple[str, dict]], wcxb_goals: bool = True) -> None:
     """F1 per page type, overall F1, collapsed pages and median ms/page, one column per
-    extractor, and whether rypsok meets issue 18's goals against the baselines."""
+    extractor, and whether rypsok meets issue 18's goals against the baselines (every
+    type and overall at least the best baseline; on wcxb-dev also the fixed floors)."""
     summaries = dict(rows)
     names = [name for name, _ in rows]
     types = sorted({t for _, s in rows for t in s.get("by_type", {})})
@@ -329,8 +336,13 @@ def print_by_type(rows: list[tuple[str, dict]]) -> None:
         got = mine["by_type"][page_type]["f1"]
         verdict = "met" if got >= best else f"missed by {best - got:.3f}"
         print(f"  {page_type:14s} {got:.3f} vs {best:.3f} ({best_name}): {verdict}")
-    verdict = "met" if mine["f1"] >= GOAL_F1 else f"missed by {GOAL_F1 - mine['f1']:.3f}"
-    print(f"  overall F1     {mine['f1']:.3f} vs >= {GOAL_F1}: {verdict}")
+    goal_f1 = max(summaries[name]["f1"] for name in baselines)
+    if wcxb_goals:
+        goal_f1 = GOAL_F1
+    verdict = "met" if mine["f1"] >= goal_f1 else f"missed by {goal_f1 - mine['f1']:.3f}"
+    print(f"  overall F1     {mine['f1']:.3f} vs >= {goal_f1:.3f}: {verdict}")
+    if not wcxb_goals:
+        return
     collapsed = mine["collapsed_pages"]
     verdict = "met" if collapsed <= GOAL_COLLAPSED else f"missed by {collapsed - GOAL_COLLAPSED}"
     print(f"  collapsed      {collapsed} vs <= {GOAL_COLLAPSED}: {verdict}")
@@ -350,7 +362,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bench-dir", type=Path, default=DEFAULT_BENCH_DIR)
     parser.add_argument(
         "--set",
-        choices=[*SETS, "trafilatura-eval", "both", "all"],
+        choices=[*SETS, "trafilatura-eval", SYNTHETIC, "both", "all"],
         default="all",
         help="data sets (both: scrapinghub and wcxb-dev, as before issue 18)",
     )
@@ -373,8 +385,15 @@ def main(argv: list[str] | None = None) -> int:
     if not (args.bench_dir / "evaluate.py").exists():
         raise SystemExit(f"no evaluate.py under {args.bench_dir} (use --bench-dir)")
 
-    for set_name, (relative, names) in SETS.items():
-        if args.set not in ("all", "both", set_name):
+    scratch = tempfile.TemporaryDirectory()
+    sets = dict(SETS)
+    if args.set in ("all", SYNTHETIC):
+        import synthetic_pages
+
+        synthetic_pages.write(Path(scratch.name))
+        sets[SYNTHETIC] = (scratch.name, SETS["wcxb-dev"][1])
+    for set_name, (relative, names) in sets.items():
+        if args.set not in ("all", set_name) and not (args.set == "both" and set_name in SETS):
             continue
         data = (args.bench_dir / relative).resolve()
         if not (data / "ground-truth").is_dir():
@@ -392,8 +411,8 @@ def main(argv: list[str] | None = None) -> int:
             continue
         print(f"\n== {set_name} ({data})")
         print_overall(rows)
-        if set_name == "wcxb-dev":
-            print_by_type(rows)
+        if set_name in ("wcxb-dev", SYNTHETIC):
+            print_by_type(rows, wcxb_goals=set_name == "wcxb-dev")
         elif "rypsok" in dict(rows):
             f1 = dict(rows)["rypsok"]["f1"]
             verdict = "met" if f1 >= GOAL_SCRAPINGHUB_F1 else "missed"

@@ -9,7 +9,7 @@ from __future__ import annotations
 from rypsok.webfetch.extract import extract_html
 from rypsok.webfetch.extract.document import body_of
 from rypsok.webfetch.extract.names import Names
-from rypsok.webfetch.extract.page_choice import page_boilerplate
+from rypsok.webfetch.extract.page_choice import _largest_listing, page_boilerplate
 from rypsok.webfetch.extract.prune import prune
 from rypsok.webfetch.extract.readability import Metrics
 from rypsok.webfetch.extract.tree import parse
@@ -54,6 +54,20 @@ def test_a_page_whose_one_section_is_an_aside_is_read_and_not_its_feedback_form(
             "story time moves from Tuesday afternoon to Wednesday morning.",
         ),
         chrome=("Catalogue", "Events"),
+    )
+
+
+def test_a_dialog_beside_a_section_in_an_aside_stays_out_when_the_page_is_read_again():
+    page = (PAGES / "aside-section.html").read_text(encoding="utf-8")
+    with_dialog = page.replace(
+        '  </aside>\n</div>\n<div class="modal">',
+        '  </aside>\n<div role="dialog"><h3>Did this page answer your question?</h3>',
+    )
+    assert with_dialog != page
+    assert_reads(
+        extract_html(with_dialog, BASE).markdown,
+        main=("## Opening hours", "story time moves from Tuesday afternoon"),
+        chrome=("answer your question", "Catalogue"),
     )
 
 
@@ -212,3 +226,133 @@ def test_carried_sources_that_are_hostile_are_read_within_the_bounds_or_not_at_a
     many = extract_html(f"<html><body>{pages[-1]}</body></html>", BASE)
     assert many.partial  # the carried HTML was cut at the node bound, as a page would be
     assert many.markdown.startswith("many\n\nmany\n\n")
+
+
+def test_cards_whose_whole_text_is_a_link_are_the_content_not_the_filters_or_a_notice():
+    page = (PAGES / "event-cards-in-links.html").read_text(encoding="utf-8")
+    bare = (
+        page.replace(
+            '<div class="notice"><p>We use cookies to count visits. You can turn them off in '
+            "settings.</p></div>\n",
+            "",
+        )
+        .replace(
+            '<div class="grid">\n  <h1>What\'s on</h1>\n  <div class="c1">',
+            '<h1>What\'s on</h1>\n<div class="module">',
+        )
+        .replace('  </div>\n</div>\n<div class="bottom">', '  </div>\n<div class="bottom">')
+    )
+    assert bare.count("<div") == page.count("<div") - 2
+    # the notice's paragraph chosen; no candidate above the body, which was read and cleaned
+    for html in (page, bare):
+        assert_reads(
+            extract_html(html, BASE).markdown,
+            main=(
+                "**Sea shanties on the quay**",
+                "The harbour choir sings working songs of the old fleet",
+                "children may try a knot or two.",
+                "**Film club: silent comedies**",
+            ),
+            chrome=("Music (4)", "This week (5)", "Hire a room"),
+        )
+
+
+def test_captions_that_hold_the_pages_text_are_read_and_a_photo_credit_is_not():
+    markdown = markdown_of("captioned-photos.html")
+    assert_reads(
+        markdown,
+        main=(
+            "We laid forty metres of the lane hedge",
+            "First the brambles and the dead wood come out",
+            "bent over along the line of the hedge.",
+            "the binders are woven along the top to hold the laid stems down.",
+        ),
+        chrome=("Notes", "written in the lane"),
+    )
+    article = (
+        "<html><body><article><h1>The lane</h1>"
+        + "<p>The hedge along the lane was laid by hand over two weekends, stem by stem.</p>" * 8
+        + "<figure><img src='/1.jpg' alt=''><figcaption>The laid hedge in March. Photo: R. "
+        "Marsh</figcaption></figure></article></body></html>"
+    )
+    assert_reads(extract_html(article, BASE).markdown, main=("stem by stem.",), chrome=("Marsh",))
+
+
+def test_a_short_post_is_not_outweighed_by_a_notice_with_a_content_like_class():
+    markdown = markdown_of("short-post-beside-a-notice.html")
+    assert_reads(
+        markdown,
+        main=(
+            "The footbridge over the brook reopened on Monday",
+            "the diversion signs have come down.",
+        ),
+        chrome=("From the archive", "How the brook was straightened", "Parish Council"),
+    )
+
+
+def test_a_note_in_an_aside_of_the_article_is_read_and_the_pages_sidebar_is_not():
+    markdown = markdown_of("article-note-aside.html")
+    assert_reads(
+        markdown,
+        main=(
+            "Broad beans sown in November stand through the winter",
+            "**Note:** only the hardy varieties stand a wet winter on heavy soil;",
+            "to fill any gaps the mice leave.",
+        ),
+        chrome=("Elsewhere", "Onion sets", "a diary of one allotment"),
+    )
+
+
+def test_an_old_table_layouts_cell_of_text_is_read_without_the_menu_and_price_cells():
+    markdown = markdown_of("table-layout-cell.html")
+    assert_reads(
+        markdown,
+        main=(
+            "Every tool here is forged by hand in our smithy from old leaf springs",
+            "**The border spade** has a narrow blade",
+            "*The digging fork* has four square tines",
+            "send it back and we will mend it or make you another.",
+        ),
+        chrome=("Spades", "£64.00", "12 reviews", "In stock", "Orders by post"),
+    )
+
+
+def test_a_page_of_little_chrome_keeps_its_short_sections_beside_its_long_one():
+    markdown = markdown_of("guide-uneven-sections.html")
+    assert_reads(
+        markdown,
+        main=(
+            "## The house and the run",
+            "where it rots down into a rich mulch.",
+            "## Food and water",
+            "Layers' pellets in a hanging feeder",
+            "## Neighbours",
+            "keep hens only, and share the eggs.",
+        ),
+        chrome=("Backyard Notes", "Bees"),
+    )
+
+
+def test_a_layout_tables_rows_are_not_a_listing_and_a_tables_rows_of_data_are():
+    def largest_run(html: str) -> int:
+        body = body_of(parse(html)[0])
+        names = Names()
+        prune(body, names, drop_chrome=True)
+        return _largest_listing(body, Metrics(body, names, set()), names, False)[0]
+
+    layout = (
+        (PAGES / "table-layout-cell.html")
+        .read_text(encoding="utf-8")
+        .replace(
+            '<tr><td colspan="3"><font size="1">',
+            '<tr><td colspan="3">Open on the first Saturday of each month.</td></tr><tr>'
+            '<td colspan="3"><font size="1">',
+        )
+    )
+    assert largest_run(layout) == 0  # a title row, the content's row, two footer rows
+    rows = "".join(
+        f"<tr><td>{name}</td><td>{price}</td></tr>"
+        for name, price in (("Border spade", "£64"), ("Digging fork", "£58"),
+                            ("Dutch hoe", "£39"), ("Hand fork", "£19"))
+    )  # fmt: skip
+    assert largest_run(f"<html><body><table>{rows}</table></body></html>") > 0

@@ -15,6 +15,7 @@ from lxml import etree
 from rypsok.webfetch.extract.cleaning import (
     clean_main,
     echoes,
+    figure_captions,
     image_link_twins,
     named_boilerplate,
     repeated_copies,
@@ -173,8 +174,11 @@ def _content(
     main, core, metrics = main_content(body, names, holders, folded)
     named: set[etree._Element] = set()
     dropped: set[etree._Element] = set()
+    captions = figure_captions(main, metrics)
     for element in main:
-        by_name = without_a_thread(named_boilerplate(element, core, names, holders), core, metrics)
+        by_name = without_a_thread(
+            named_boilerplate(element, core, names, holders, captions), core, metrics
+        )
         named |= by_name
         dropped |= by_name | clean_main(element, core, names, holders, by_name)
     kept = kept_text(main, dropped, metrics)

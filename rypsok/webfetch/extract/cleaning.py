@@ -104,12 +104,17 @@ _CONDITIONAL_TAGS = frozenset({"div", "section", "ul", "ol", "table", "form", "f
 
 
 def named_boilerplate(
-    main: etree._Element, core: etree._Element, names: Names, holders: set
+    main: etree._Element,
+    core: etree._Element,
+    names: Names,
+    holders: set,
+    captions: set[etree._Element],
 ) -> set[etree._Element]:
     """The elements inside the main content named like boilerplate (comments, share bars,
-    related links, captions...) and the figure captions. The core candidate and its
-    ancestors stay whatever their names, and so does what holds the article."""
-    dropped: set[etree._Element] = set(main.iterdescendants("figcaption"))
+    related links, captions...) and the figure captions of ``captions`` it holds. The core
+    candidate and its ancestors stay whatever their names, and so does what holds the
+    article."""
+    dropped = {caption for caption in main.iterdescendants("figcaption") if caption in captions}
     protected = {core, *core.iterancestors()}
     for element in main.iterdescendants(etree.Element):
         judgement = names.judge(element)
@@ -120,6 +125,21 @@ def named_boilerplate(
         if not any(True for _ in element.iterancestors("pre", "code")):
             dropped.add(element)
     return dropped
+
+
+def figure_captions(main: list[etree._Element], metrics: Metrics) -> set[etree._Element]:
+    """The ``<figcaption>`` elements of the main content: a photo's caption and credit
+    beside an article's text. Unless they hold a third of its text or more: then the
+    captions are what the page says (a gallery, a step-by-step in pictures, an intro above
+    captioned photos), as a reader sees it."""
+    captions = {caption for element in main for caption in element.iterdescendants("figcaption")}
+    caption_text = sum(metrics.text(caption) for caption in captions)
+    if caption_text and caption_text * _CAPTIONS_ARE_THE_TEXT >= sum(map(metrics.text, main)):
+        return set()
+    return captions
+
+
+_CAPTIONS_ARE_THE_TEXT = 3
 
 
 def without_a_thread(

@@ -23,10 +23,19 @@ _LISTING_ITEMS = 4
 _LISTING_SHARE = 0.5
 _LISTING_OVER_READING = 2
 _MENU_LINK_TEXT = 25
+# A table's rows of which one holds more than this share of their text are not a run of
+# similar items: they are a layout (a title row, the content's row, a footer row).
+_ONE_ITEM = 0.5
 # A reading holding this share of the page's paragraph text is the page's main content,
 # unless the largest run of siblings holds more text and not all of it in links (a grid).
 _MOST_PROSE = 0.8
 _LINKS_ONLY = 0.8
+# A run of cards whose whole text is links (an event's or a product's name and summary in
+# one <a>) is the page's content rather than a reading this short that holds the page's
+# only paragraph (a cookie notice, a footer line): a story among teasers is longer. And
+# when no candidate stood out and the body was read and cleaned, such a run is what the
+# cleaning took as link-dense.
+_A_STORY = 200
 
 
 def reads_as_a_page(
@@ -42,8 +51,6 @@ def reads_as_a_page(
     among teasers) keeps its article, and so does a reading that holds nearly all of the
     page's paragraphs: what else the page holds is menus, link lists and short items, and
     a listing's cards have paragraphs of their own."""
-    if main == [body]:
-        return False
     prose = _prose(metrics)
     holds_the_prose = sum(
         prose.get(paragraph, 0) for element in main for paragraph in element.iter(etree.Element)
@@ -56,10 +63,10 @@ def reads_as_a_page(
         if (
             listing >= _LISTING_SHARE * page_text
             and listing >= _LISTING_OVER_READING * kept
-            and not (linked >= _LINKS_ONLY * listing and holds_the_prose)
+            and not (linked >= _LINKS_ONLY * listing and holds_the_prose and kept >= _A_STORY)
         ):
             return True
-    if kept >= _LONG_READING or holds_the_prose:
+    if main == [body] or kept >= _LONG_READING or holds_the_prose:
         return False
     share = _PAGE_SHARE_OF_AN_ARTICLE if declared_article else _PAGE_SHARE
     if kept >= share * page_text:
@@ -113,8 +120,8 @@ _MENU_ITEM = 25
 def _largest_listing(
     body: etree._Element, metrics: Metrics, names: Names, declared_article: bool
 ) -> tuple[int, int]:
-    """Characters of text and of link text in the page's largest run of similar siblings,
-    or 0 when that run
+    """Characters of text and of link text in the page's largest run of similar siblings
+    (not a layout table's rows, one of which holds half of their text), or 0 when that run
     is a menu (over 50% of its text linked, in links of under 25 characters on average).
     A product's reviews are not a listing: they are its comments; nor, on a page that says
     it is an article, is what is named like boilerplate (its comments, related stories)."""
@@ -146,7 +153,9 @@ def _largest_listing(
         for items in runs.values():
             if len(items) >= _LISTING_ITEMS:
                 text = sum(metrics.text(item) for item in items)
-                if text > best_text:
+                if text > best_text and not (
+                    items[0].tag == "tr" and max(map(metrics.text, items)) > _ONE_ITEM * text
+                ):
                     best_text, best_items = text, items
     links = sum(metrics.links(item) for item in best_items)
     if links > 0.5 * best_text:

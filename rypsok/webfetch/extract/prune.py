@@ -107,6 +107,10 @@ def _in_a_section(element: etree._Element) -> bool:
 
 
 _CHROME_TAGS = frozenset({"nav", "header", "footer", "aside", "menu"})
+# Chrome that goes even when the page is read again with its chrome (an unclosed <header>
+# or a page whose one section is an <aside>): a dialog over the page (a feedback form, a
+# consent box) is never the page's text, unless it holds the article.
+_MODAL_ROLES = frozenset({"dialog", "alertdialog"})
 _CHROME_ROLES = frozenset(
     {
         "navigation",
@@ -173,7 +177,7 @@ class Pruned(NamedTuple):
 
 def prune(body: etree._Element, names: Names, drop_chrome: bool) -> Pruned:
     """Remove what a browser does not render and, with ``drop_chrome``, the page chrome
-    (navigation, headers, footers, sidebars). Returns the elements that are or hold an
+    (navigation, headers, footers, sidebars; dialogs in any case). Returns the elements that are or hold an
     article (``<article>``, ``<main>``, role=main, itemprop=articleBody, a class named
     like an article body), how many chrome elements were removed and how much text outside
     links the removed headers and, apart, the removed asides held, and the folded elements:
@@ -243,19 +247,20 @@ def prune(body: etree._Element, names: Names, drop_chrome: bool) -> Pruned:
         else:
             _remove(element)
     removed = header_text = aside_text = 0
-    if drop_chrome:
-        for element in chrome:
-            if (
-                element not in holders
-                and element.getparent() is not None
-                and not _heads_the_article(element)
-            ):
-                if element.tag == "header" or element.get("role") == "banner":
-                    header_text += _unlinked_length(element)
-                elif element.tag == "aside":
-                    aside_text += _unlinked_length(element)
-                _remove(element)
-                removed += 1
+    for element in chrome:
+        if (
+            (drop_chrome or element.get("role") in _MODAL_ROLES)
+            and element not in holders
+            and element.getparent() is not None
+            and not _heads_the_article(element)
+            and not _a_note_in_the_article(element)
+        ):
+            if element.tag == "header" or element.get("role") == "banner":
+                header_text += _unlinked_length(element)
+            elif element.tag == "aside":
+                aside_text += _unlinked_length(element)
+            _remove(element)
+            removed += 1
     return Pruned(holders, removed, header_text, aside_text, folded)
 
 
@@ -267,6 +272,16 @@ _STANDFIRST = 80
 def _heads_the_article(element: etree._Element) -> bool:
     """Whether ``element`` is a ``<header>`` holding an ``<h1>`` and a paragraph of prose."""
     if element.tag != "header" or not any(True for _ in islice(element.iter("h1"), 1)):
+        return False
+    return any(_unlinked_length(p) >= _STANDFIRST for p in element.iter("p"))
+
+
+def _a_note_in_the_article(element: etree._Element) -> bool:
+    """Whether ``element`` is an ``<aside>`` inside an ``<article>`` holding a paragraph of
+    prose: the article's own note, tip or box, which a browser shows in its text, not the
+    page's sidebar (an aside of links, a bio or a "related" box is still cleaned out of
+    the reading by its link density and its names)."""
+    if element.tag != "aside" or not any(True for _ in element.iterancestors("article")):
         return False
     return any(_unlinked_length(p) >= _STANDFIRST for p in element.iter("p"))
 

@@ -8,7 +8,7 @@ from itertools import islice
 
 from lxml import etree
 
-from rypsok.webfetch.extract.document import BLOCK_TAGS, text_of
+from rypsok.webfetch.extract.document import BLOCK_TAGS, HEADINGS, text_of
 from rypsok.webfetch.extract.names import NEVER_UNLIKELY, Names, names_furniture
 
 _TAG_WEIGHT = {
@@ -166,7 +166,11 @@ def _paragraph_scores(
         score = 1 + commas + min(length // 100, 3)
         if folded and element in folded:
             score *= _FOLDED_WEIGHT
-        ancestor = element if element in has_block or element is body else element.getparent()
+        ancestor = (
+            element
+            if element in has_block or element is body or _a_cell_of_text(element, length, metrics)
+            else element.getparent()
+        )
         level = 0
         while ancestor is not None and level < 5:
             if ancestor not in scores:
@@ -186,6 +190,21 @@ def _paragraph_scores(
             1.0, metrics.text(element) / _SHORT
         )
     return scores
+
+
+def _a_cell_of_text(element: etree._Element, length: int, metrics: Metrics) -> bool:
+    """Whether ``element`` is a table cell whose own text (lines between ``<br>``, in
+    ``<b>`` and ``<i>``, no ``<p>``) is the page's text: _CELL_OF_TEXT characters or more
+    and most of its row's. It is scored as a container, as a ``<div>`` of paragraphs is,
+    not as a paragraph of its row: in an old table layout the row holds the menu's cell and
+    the price-and-reviews cell beside it."""
+    if element.tag != "td" or length < _CELL_OF_TEXT:
+        return False
+    row = element.getparent()
+    return row is not None and length * 2 >= metrics.text(row)
+
+
+_CELL_OF_TEXT = 200
 
 
 # The weight of a paragraph in ``folded``: at full weight a closed glossary panel outranked
@@ -234,13 +253,88 @@ def main_content(
                 element = element.getparent()
     if not scores:
         return [body], body, metrics
-    core = max(scores, key=scores.__getitem__)
+    core = _under_its_longest_paragraph(max(scores, key=scores.__getitem__), scores, metrics)
     top = _widen(_promote(core, scores, body), metrics, body)
     while top is not body and top.getparent() is not body and len(top.getparent()) == 1:
         top = top.getparent()
     if top is body:
         return [body], core, metrics
-    return _with_siblings(top, scores[core], scores, metrics, names, body), core, metrics
+    chosen = _with_siblings(top, scores[core], scores, metrics, names, body)
+    return _with_sections_beside(chosen, metrics, names), core, metrics
+
+
+def _with_sections_beside(
+    chosen: list[etree._Element], metrics: Metrics, names: Names
+) -> list[etree._Element]:
+    """``chosen`` and, in document order, its other siblings that hold text, when each is a
+    heading or a section of prose (a heading, _PROSE_SHARE of its text paragraphs, under
+    _PROSE_LINKS linked, no boilerplate or unlikely name) and together they hold no more
+    text than ``chosen``, itself a short reading: a small page of little chrome whose
+    shorter sections scored too little to join its longest one. Else ``chosen`` alone
+    (beside a long article, a box of the author's other stories or of a press contact has
+    a heading and a paragraph too: trafilatura-eval lost 2 pages when long readings took
+    them)."""
+    parent = chosen[0].getparent()
+    if parent is None:
+        return chosen
+    others = [
+        sibling
+        for sibling in parent
+        if isinstance(sibling.tag, str) and sibling not in chosen and metrics.text(sibling)
+    ]
+    reading = sum(map(metrics.text, chosen))
+    if not others or reading >= _SECTIONED_READING or sum(map(metrics.text, others)) > reading:
+        return chosen
+    for sibling in others:
+        if sibling.tag in HEADINGS:
+            continue
+        text = metrics.text(sibling)
+        judgement = names.judge(sibling)
+        if (
+            judgement.boilerplate
+            or judgement.unlikely
+            or sibling in metrics.unlikely
+            or metrics.good(sibling) < _PROSE_SHARE * text
+            or metrics.links(sibling) >= _PROSE_LINKS * text
+            or not any(True for _ in islice(sibling.iter(*_SECTION_HEADINGS), 1))
+        ):
+            return chosen
+    return sorted(chosen + others, key=parent.index)
+
+
+_SECTION_HEADINGS = ("h2", "h3", "h4", "h5", "h6")
+_SECTIONED_READING = 3000  # a small page's longest section; a news story is longer
+
+
+def _under_its_longest_paragraph(
+    core: etree._Element, scores: dict[etree._Element, float], metrics: Metrics
+) -> etree._Element:
+    """``core``, unless one paragraph of prose outside it holds _PARAGRAPH_OVER_CORE times
+    all of its text: then the scored container of that paragraph. On a small page a class
+    name outweighs the paragraphs (readability's +25 for "page" or "text" on a cookie
+    notice), and the main content is never shorter than a paragraph beside it."""
+    if metrics.text(core) * _PARAGRAPH_OVER_CORE >= _LONGEST_SHORT_CORE:
+        return core
+    longest, length = None, metrics.text(core) * _PARAGRAPH_OVER_CORE
+    for paragraph, own, _ in metrics.paragraphs:
+        if (
+            own > length
+            and paragraph not in metrics.unlikely
+            and metrics.link_density(paragraph) < _PROSE_LINKS
+        ):
+            longest, length = paragraph, own
+    if longest is None or core in longest.iterancestors():
+        return core
+    for container in (longest, *longest.iterancestors()):
+        if container in scores:
+            return container
+    return core
+
+
+# A core is checked against the page's paragraphs only when twice its text is under this
+# (a short block); a paragraph outside it replaces it when it holds twice its text.
+_PARAGRAPH_OVER_CORE = 2
+_LONGEST_SHORT_CORE = 1000
 
 
 # Paragraph text outside comment-like names below which those names are taken to name the
