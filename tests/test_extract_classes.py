@@ -212,3 +212,15 @@ def test_carried_sources_that_are_hostile_are_read_within_the_bounds_or_not_at_a
     many = extract_html(f"<html><body>{pages[-1]}</body></html>", BASE)
     assert many.partial  # the carried HTML was cut at the node bound, as a page would be
     assert many.markdown.startswith("many\n\nmany\n\n")
+
+
+def test_a_post_in_one_of_four_layout_columns_is_not_read_as_a_listing_of_them():
+    markdown = markdown_of("post-in-layout-columns.html")
+    assert_reads(
+        markdown,
+        main=(
+            "A post that has split down its length can often be saved",
+            "Ours has stood for four winters since.",
+        ),
+        chrome=("I am a retired joiner", "Margaret on Laying a hedge", "Archive", "Hedgerow Notes"),
+    )

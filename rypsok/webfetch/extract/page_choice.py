@@ -52,7 +52,8 @@ def reads_as_a_page(
     if kept * _LISTING_OVER_READING <= page_text and (  # else no run can
         not declared_article or kept < _LONG_READING
     ):
-        listing, linked = _largest_listing(body, metrics, names, declared_article)
+        column = _reading_and_above(main) if holds_the_prose else set()
+        listing, linked = _largest_listing(body, metrics, names, declared_article, column)
         if (
             listing >= _LISTING_SHARE * page_text
             and listing >= _LISTING_OVER_READING * kept
@@ -110,12 +111,25 @@ _MENU_LINKS = 0.7
 _MENU_ITEM = 25
 
 
+def _reading_and_above(main: list[etree._Element]) -> set[etree._Element]:
+    """The elements of the reading and their ancestors: a run's one item among them is the
+    page's content column."""
+    return {above for element in main for above in (element, *element.iterancestors())}
+
+
 def _largest_listing(
-    body: etree._Element, metrics: Metrics, names: Names, declared_article: bool
+    body: etree._Element,
+    metrics: Metrics,
+    names: Names,
+    declared_article: bool,
+    column: set[etree._Element],
 ) -> tuple[int, int]:
     """Characters of text and of link text in the page's largest run of similar siblings,
     or 0 when that run
     is a menu (over 50% of its text linked, in links of under 25 characters on average).
+    A run whose one item holds the reading (in ``column``: given when the reading holds
+    the page's prose) is measured without it: that item is the page's content column, the
+    others its top bar, header and sidebar, a layout, not a listing.
     A product's reviews are not a listing: they are its comments; nor, on a page that says
     it is an article, is what is named like boilerplate (its comments, related stories)."""
     best_text, best_items = 0, []
@@ -144,6 +158,9 @@ def _largest_listing(
                 classes = (child.get("class") or "").split()
                 runs.setdefault((child.tag, classes[0] if classes else ""), []).append(child)
         for items in runs.values():
+            holding = [item for item in items if item in column]
+            if len(holding) == 1:
+                items = [item for item in items if item is not holding[0]]
             if len(items) >= _LISTING_ITEMS:
                 text = sum(metrics.text(item) for item in items)
                 if text > best_text:
