@@ -224,3 +224,15 @@ def test_a_post_in_one_of_four_layout_columns_is_not_read_as_a_listing_of_them()
         ),
         chrome=("I am a retired joiner", "Margaret on Laying a hedge", "Archive", "Hedgerow Notes"),
     )
+
+
+def test_an_article_is_not_widened_over_the_teaser_cards_in_the_next_column():
+    markdown = markdown_of("article-beside-teaser-column.html")
+    assert_reads(
+        markdown,
+        main=(
+            "Wer im August am Mühlbach entlanggeht",
+            "wo das Quellwasser auch im August kalt bleibt.",
+        ),
+        chrome=("Der neue Steg ist fertig", "Nach drei Monaten Bauzeit", "Dorfladen"),
+    )
