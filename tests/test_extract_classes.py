@@ -236,3 +236,15 @@ def test_an_article_is_not_widened_over_the_teaser_cards_in_the_next_column():
         ),
         chrome=("Der neue Steg ist fertig", "Nach drei Monaten Bauzeit", "Dorfladen"),
     )
+
+
+def test_link_boxes_after_an_articles_end_stay_out_when_they_outweigh_its_cleaning():
+    markdown = markdown_of("article-then-link-boxes.html")
+    assert_reads(
+        markdown,
+        main=(
+            "Der Kreistag hat am Donnerstag beschlossen",
+            "auf eine durchgehende Beleuchtung zu drängen.",
+        ),
+        chrome=("Mehr aus dem Landkreis", "Großbrand", "Pedelec oder Fahrrad", "Auch interessant"),
+    )

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from rypsok.webfetch.extract.cleaning import (
+    after_the_text,
     clean_main,
     echoes,
     image_link_twins,
@@ -179,7 +180,9 @@ def _content(
         dropped |= by_name | clean_main(element, core, names, holders, by_name)
     kept = kept_text(main, dropped, metrics)
     if main != [body] and kept < _CLEANED_AWAY * kept_text(main, named, metrics):
-        dropped = named  # the cleaning took most of it: this is not an article to trim
+        # the cleaning took most of it: this is not an article to trim, unless link boxes
+        # after the end of its text took it
+        dropped = named | after_the_text(main, dropped, metrics)
         kept = kept_text(main, named, metrics)
     if reads_as_a_page(kept, main, metrics, body, declared_article, names):
         main, dropped = [body], page_boilerplate(body, metrics)
