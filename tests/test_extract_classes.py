@@ -248,3 +248,16 @@ def test_link_boxes_after_an_articles_end_stay_out_when_they_outweigh_its_cleani
         ),
         chrome=("Mehr aus dem Landkreis", "Großbrand", "Pedelec oder Fahrrad", "Auch interessant"),
     )
+
+
+def test_a_heading_whose_box_was_dropped_goes_with_it_and_a_section_heading_stays():
+    markdown = markdown_of("headings-over-dropped-boxes.html")
+    assert_reads(
+        markdown,
+        main=(
+            "Im Sommer arbeitet der Sauerteig schneller",
+            "## Wie viel Anstellgut?",
+            "bei dreißig Grad in der Küche erreichen.",
+        ),
+        chrome=("Lesen Sie auch", "Roggenbrot", "Drei Kommentare", "Anna:"),
+    )

@@ -34,6 +34,7 @@ from rypsok.webfetch.extract.document import (
 from rypsok.webfetch.extract.embedded import Carried, as_html, carried, sources
 from rypsok.webfetch.extract.markdown import render
 from rypsok.webfetch.extract.names import Names
+from rypsok.webfetch.extract.orphans import orphan_headings
 from rypsok.webfetch.extract.page_choice import kept_text, page_boilerplate, reads_as_a_page
 from rypsok.webfetch.extract.prune import Pruned, prune
 from rypsok.webfetch.extract.readability import main_content, with_adjacent_prose
@@ -192,6 +193,7 @@ def _content(
     dropped |= repeated_copies(main, metrics, dropped)
     dropped |= echoes(main, metrics)
     dropped |= image_link_twins(main)
+    dropped |= orphan_headings(main, dropped)
     markdown = render(main, base, title, dropped)
     if drop_chrome and _scant(markdown):
         whole = render([body], base, title, set())
