@@ -261,3 +261,15 @@ def test_a_heading_whose_box_was_dropped_goes_with_it_and_a_section_heading_stay
         ),
         chrome=("Lesen Sie auch", "Roggenbrot", "Drei Kommentare", "Anna:"),
     )
+
+
+def test_a_posts_comments_over_a_reply_box_are_not_read_as_a_listing():
+    markdown = markdown_of("post-with-reply-box.html")
+    assert_reads(
+        markdown,
+        main=(
+            "Stabtomaten bilden in jeder Blattachsel einen neuen Trieb",
+            "wird vor dem ersten Frost ohnehin nicht mehr reif.",
+        ),
+        chrome=("Heike", "Mulch aus Rasenschnitt", "6 Antworten", "Schreibe einen Kommentar"),
+    )

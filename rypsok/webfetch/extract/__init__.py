@@ -170,6 +170,7 @@ def _content(
     body = body_of(root)
     declared_article = declares_an_article(root)  # before prune: a <meta> may be in the body
     names = Names(product=not declared_article and declares_a_product(root))
+    takes_replies = next(body.iter("textarea"), None) is not None  # before prune drops it
     pruned = prune(body, names, drop_chrome)
     holders, folded = pruned.holders, pruned.folded
     main, core, metrics = main_content(body, names, holders, folded)
@@ -185,7 +186,7 @@ def _content(
         # after the end of its text took it
         dropped = named | after_the_text(main, dropped, metrics)
         kept = kept_text(main, named, metrics)
-    if reads_as_a_page(kept, main, metrics, body, declared_article, names):
+    if reads_as_a_page(kept, main, metrics, body, declared_article, names, takes_replies):
         main, dropped = [body], page_boilerplate(body, metrics)
     elif main != [body]:
         main = with_adjacent_prose(main, metrics, names)
