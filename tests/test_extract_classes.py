@@ -6,6 +6,8 @@ main text is in the Markdown and that what is not content is not (tools.md, web_
 
 from __future__ import annotations
 
+import pytest
+
 from rypsok.webfetch.extract import extract_html
 from rypsok.webfetch.extract.document import body_of
 from rypsok.webfetch.extract.names import Names
@@ -338,7 +340,7 @@ def test_a_layout_tables_rows_are_not_a_listing_and_a_tables_rows_of_data_are():
         body = body_of(parse(html)[0])
         names = Names()
         prune(body, names, drop_chrome=True)
-        return _largest_listing(body, Metrics(body, names, set()), names, False)[0]
+        return _largest_listing(body, Metrics(body, names, set()), names, False, set())[0]
 
     layout = (
         (PAGES / "table-layout-cell.html")
@@ -356,3 +358,57 @@ def test_a_layout_tables_rows_are_not_a_listing_and_a_tables_rows_of_data_are():
                             ("Dutch hoe", "£39"), ("Hand fork", "£19"))
     )  # fmt: skip
     assert largest_run(f"<html><body><table>{rows}</table></body></html>") > 0
+
+
+# Articles with what leaks around them (issue 18): each page, the article's text that must
+# come back, and the boilerplate that must not.
+LEAKING_PAGES = {
+    # a post in one of four layout blocks (top bar, header, content, sidebar) is not one
+    # card of a listing of them
+    "post-in-layout-columns.html": (
+        (
+            "A post that has split down its length can often be saved",
+            "Ours has stood for four winters since.",
+        ),
+        ("I am a retired joiner", "Margaret on Laying a hedge", "Archive", "Hedgerow Notes"),
+    ),
+    # the candidate does not widen over the teaser cards in the next column
+    "article-beside-teaser-column.html": (
+        (
+            "Wer im August am Mühlbach entlanggeht",
+            "wo das Quellwasser auch im August kalt bleibt.",
+        ),
+        ("Der neue Steg ist fertig", "Nach drei Monaten Bauzeit", "Dorfladen"),
+    ),
+    # link boxes after the article's end stay out when they outweigh its cleaning
+    "article-then-link-boxes.html": (
+        (
+            "Der Kreistag hat am Donnerstag beschlossen",
+            "auf eine durchgehende Beleuchtung zu drängen.",
+        ),
+        ("Mehr aus dem Landkreis", "Großbrand", "Pedelec oder Fahrrad", "Auch interessant"),
+    ),
+    # a heading whose box was dropped goes with it; a section's heading stays
+    "headings-over-dropped-boxes.html": (
+        (
+            "Im Sommer arbeitet der Sauerteig schneller",
+            "## Wie viel Anstellgut?",
+            "bei dreißig Grad in der Küche erreichen.",
+        ),
+        ("Lesen Sie auch", "Roggenbrot", "Drei Kommentare", "Anna:"),
+    ),
+    # a post's comments over a reply box are not a listing to read whole
+    "post-with-reply-box.html": (
+        (
+            "Stabtomaten bilden in jeder Blattachsel einen neuen Trieb",
+            "wird vor dem ersten Frost ohnehin nicht mehr reif.",
+        ),
+        ("Heike", "Mulch aus Rasenschnitt", "6 Antworten", "Schreibe einen Kommentar"),
+    ),
+}
+
+
+@pytest.mark.parametrize("page", sorted(LEAKING_PAGES))
+def test_an_article_comes_back_without_what_leaks_around_it(page):
+    main, chrome = LEAKING_PAGES[page]
+    assert_reads(markdown_of(page), main=main, chrome=chrome)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from rypsok.webfetch.extract.cleaning import (
+    after_the_text,
     clean_main,
     echoes,
     figure_captions,
@@ -34,6 +35,7 @@ from rypsok.webfetch.extract.document import (
 from rypsok.webfetch.extract.embedded import Carried, as_html, carried, sources
 from rypsok.webfetch.extract.markdown import render
 from rypsok.webfetch.extract.names import Names
+from rypsok.webfetch.extract.orphans import orphan_headings
 from rypsok.webfetch.extract.page_choice import kept_text, page_boilerplate, reads_as_a_page
 from rypsok.webfetch.extract.prune import Pruned, prune
 from rypsok.webfetch.extract.readability import main_content, with_adjacent_prose
@@ -169,6 +171,7 @@ def _content(
     body = body_of(root)
     declared_article = declares_an_article(root)  # before prune: a <meta> may be in the body
     names = Names(product=not declared_article and declares_a_product(root))
+    takes_replies = next(body.iter("textarea"), None) is not None  # before prune drops it
     pruned = prune(body, names, drop_chrome)
     holders, folded = pruned.holders, pruned.folded
     main, core, metrics = main_content(body, names, holders, folded)
@@ -183,9 +186,11 @@ def _content(
         dropped |= by_name | clean_main(element, core, names, holders, by_name)
     kept = kept_text(main, dropped, metrics)
     if main != [body] and kept < _CLEANED_AWAY * kept_text(main, named, metrics):
-        dropped = named  # the cleaning took most of it: this is not an article to trim
+        # the cleaning took most of it: this is not an article to trim, unless link boxes
+        # after the end of its text took it
+        dropped = named | after_the_text(main, dropped, metrics)
         kept = kept_text(main, named, metrics)
-    if reads_as_a_page(kept, main, metrics, body, declared_article, names):
+    if reads_as_a_page(kept, main, metrics, body, declared_article, names, takes_replies):
         main, dropped = [body], page_boilerplate(body, metrics)
     elif main != [body]:
         main = with_adjacent_prose(main, metrics, names)
@@ -193,6 +198,7 @@ def _content(
     dropped |= repeated_copies(main, metrics, dropped)
     dropped |= echoes(main, metrics)
     dropped |= image_link_twins(main)
+    dropped |= orphan_headings(main, dropped)
     markdown = render(main, base, title, dropped)
     if drop_chrome and _scant(markdown):
         whole = render([body], base, title, set())

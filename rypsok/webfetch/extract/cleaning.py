@@ -389,3 +389,39 @@ def _is_data_table(table: etree._Element) -> bool:
         return True
     rows = table.findall(".//tr")
     return len(rows) >= 2 and any(len(row) >= 2 for row in rows)
+
+
+def after_the_text(
+    main: list[etree._Element], dropped: set[etree._Element], metrics: Metrics
+) -> set[etree._Element]:
+    """The elements of ``dropped`` that are mostly links (_LINK_BOX) and come after the last
+    paragraph of prose the reading keeps (_PROSE_END characters or more, under
+    _PROSE_LINKS linked), when those paragraphs add up to an article (_AN_ARTICLE): the
+    "more from", "most read" and "see also" boxes after an article's end."""
+    order: dict[etree._Element, int] = {}
+    for top in main:
+        for element in top.iter(etree.Element):
+            order[element] = len(order)
+    last, prose = -1, 0
+    for paragraph, length, _ in metrics.paragraphs:
+        if (
+            length >= _PROSE_END
+            and paragraph in order
+            and metrics.link_density(paragraph) < _PROSE_LINKS
+            and not any(above in dropped for above in (paragraph, *paragraph.iterancestors()))
+        ):
+            prose += length
+            last = max(last, order[paragraph])
+    if prose < _AN_ARTICLE:
+        return set()
+    return {
+        element
+        for element in dropped
+        if order.get(element, -1) > last and metrics.link_density(element) >= _LINK_BOX
+    }
+
+
+_PROSE_END = 80
+_PROSE_LINKS = 0.25
+_AN_ARTICLE = 1000
+_LINK_BOX = 0.5

@@ -45,12 +45,14 @@ def reads_as_a_page(
     body: etree._Element,
     declared_article: bool,
     names: Names,
+    takes_replies: bool = False,
 ) -> bool:
     """Whether the page as a whole (without its chrome) is its main content rather than
     what the article reading kept. A page whose other text is all links (a short news story
     among teasers) keeps its article, and so does a reading that holds nearly all of the
     page's paragraphs: what else the page holds is menus, link lists and short items, and
-    a listing's cards have paragraphs of their own."""
+    a listing's cards have paragraphs of their own. ``takes_replies``: the page had a
+    ``<textarea>`` (a comment box) before pruning."""
     prose = _prose(metrics)
     holds_the_prose = sum(
         prose.get(paragraph, 0) for element in main for paragraph in element.iter(etree.Element)
@@ -59,7 +61,9 @@ def reads_as_a_page(
     if kept * _LISTING_OVER_READING <= page_text and (  # else no run can
         not declared_article or kept < _LONG_READING
     ):
-        listing, linked = _largest_listing(body, metrics, names, declared_article)
+        column = _reading_and_above(main) if holds_the_prose else set()
+        comments = holds_the_prose and takes_replies
+        listing, linked = _largest_listing(body, metrics, names, declared_article, column, comments)
         if (
             listing >= _LISTING_SHARE * page_text
             and listing >= _LISTING_OVER_READING * kept
@@ -117,12 +121,28 @@ _MENU_LINKS = 0.7
 _MENU_ITEM = 25
 
 
+def _reading_and_above(main: list[etree._Element]) -> set[etree._Element]:
+    """The elements of the reading and their ancestors: a run's one item among them is the
+    page's content column."""
+    return {above for element in main for above in (element, *element.iterancestors())}
+
+
 def _largest_listing(
-    body: etree._Element, metrics: Metrics, names: Names, declared_article: bool
+    body: etree._Element,
+    metrics: Metrics,
+    names: Names,
+    declared_article: bool,
+    column: set[etree._Element],
+    comments: bool = False,
 ) -> tuple[int, int]:
     """Characters of text and of link text in the page's largest run of similar siblings
     (not a layout table's rows, one of which holds half of their text), or 0 when that run
     is a menu (over 50% of its text linked, in links of under 25 characters on average).
+    A run whose one item holds the reading (in ``column``: given when the reading holds
+    the page's prose) is measured without it: that item is the page's content column, the
+    others its top bar, header and sidebar, a layout, not a listing. With ``comments`` (the
+    reading holds the prose and the page takes replies: it has a comment box), a run of
+    items all named like comments is the post's comments, not a listing.
     A product's reviews are not a listing: they are its comments; nor, on a page that says
     it is an article, is what is named like boilerplate (its comments, related stories)."""
     best_text, best_items = 0, []
@@ -151,6 +171,11 @@ def _largest_listing(
                 classes = (child.get("class") or "").split()
                 runs.setdefault((child.tag, classes[0] if classes else ""), []).append(child)
         for items in runs.values():
+            holding = [item for item in items if item in column]
+            if len(holding) == 1:
+                items = [item for item in items if item is not holding[0]]
+            if comments and all(item in metrics.unlikely for item in items):
+                continue
             if len(items) >= _LISTING_ITEMS:
                 text = sum(metrics.text(item) for item in items)
                 if text > best_text and not (

@@ -10,6 +10,7 @@ from lxml import etree
 
 from rypsok.webfetch.extract.document import BLOCK_TAGS, HEADINGS, text_of
 from rypsok.webfetch.extract.names import NEVER_UNLIKELY, Names, names_furniture
+from rypsok.webfetch.extract.teasers import teasers_after
 
 _TAG_WEIGHT = {
     "div": 5,
@@ -380,6 +381,10 @@ def _promote(
     return top
 
 
+# The candidate does not widen to an ancestor whose added text is this much teasers.
+_TEASERS_ADDED = 0.5
+
+
 def _widen(top: etree._Element, metrics: Metrics, body: etree._Element) -> etree._Element:
     """The highest ancestor, before one that adds text other than paragraphs, that adds at
     least half as much again of paragraph text, little of it linked. Never above ``body``."""
@@ -398,6 +403,11 @@ def _widen(top: etree._Element, metrics: Metrics, body: etree._Element) -> etree
             and extra_good >= 0.6 * extra_text
             and extra_links <= 0.15 * extra_text
         ):
+            if (
+                extra_text
+                and teasers_after(ancestor, metrics, chosen) >= _TEASERS_ADDED * extra_text
+            ):
+                break
             chosen = ancestor
         elif extra_text - extra_good > 0.1 * text(chosen):
             break
