@@ -212,3 +212,16 @@ def test_carried_sources_that_are_hostile_are_read_within_the_bounds_or_not_at_a
     many = extract_html(f"<html><body>{pages[-1]}</body></html>", BASE)
     assert many.partial  # the carried HTML was cut at the node bound, as a page would be
     assert many.markdown.startswith("many\n\nmany\n\n")
+
+
+def test_a_main_inside_a_dialog_does_not_keep_the_dialog_when_the_page_has_its_own():
+    markdown = markdown_of("main-in-a-dialog.html")
+    assert_reads(
+        markdown,
+        main=(
+            "Only three hundred people may watch from the bank on Saturday",
+            "The first home race of the season starts at half past two",
+            "call the crews from the start, the halfway buoy and the finish line.",
+        ),
+        chrome=("League table", "Northfield Rowing Club", "Saltmarsh End"),
+    )

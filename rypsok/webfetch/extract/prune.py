@@ -190,6 +190,8 @@ def prune(body: etree._Element, names: Names, drop_chrome: bool) -> Pruned:
     aria_hidden = []
     chrome = []
     markers = []
+    dialog_markers = []
+    in_dialog: set[etree._Element] = set()
     for element in body.iter(etree.Element):
         tag = element.tag
         style = element.get("style")
@@ -203,6 +205,10 @@ def prune(body: etree._Element, names: Names, drop_chrome: bool) -> Pruned:
         if (element.get("aria-hidden") or "").strip().lower() == "true":
             aria_hidden.append(element)
         role = element.get("role")
+        if element.getparent() in in_dialog or (
+            element is not body and _is_a_dialog(element, tag, role)
+        ):
+            in_dialog.add(element)
         if (tag in _CHROME_TAGS and not (tag == "header" and _in_a_section(element))) or (
             role in _CHROME_ROLES
         ):
@@ -214,7 +220,9 @@ def prune(body: etree._Element, names: Names, drop_chrome: bool) -> Pruned:
             or element.get("itemprop") == "articleBody"
             or names.judge(element).content
         ):
-            markers.append(element)
+            (dialog_markers if element in in_dialog else markers).append(element)
+    if not markers:
+        markers = dialog_markers  # the page's only article is in a dialog: it is the page
     page_text = None
     folded: set[etree._Element] = set()
 
@@ -257,6 +265,18 @@ def prune(body: etree._Element, names: Names, drop_chrome: bool) -> Pruned:
                 _remove(element)
                 removed += 1
     return Pruned(holders, removed, header_text, aside_text, folded)
+
+
+def _is_a_dialog(element: etree._Element, tag: str, role: str | None) -> bool:
+    """Whether ``element`` is a dialog: ``<dialog>``, role ``dialog`` or ``alertdialog``,
+    or ``aria-modal="true"``. (Not by class name: "modal" names a product's details panel,
+    a filter drawer and an article that can open one as often as a dialog.)"""
+    return (
+        tag == "dialog"
+        or role == "dialog"
+        or role == "alertdialog"
+        or (element.get("aria-modal") or "").strip().lower() == "true"
+    )
 
 
 # A <header> holding the page's <h1> and a paragraph of this many characters outside links
