@@ -6,6 +6,8 @@ main text is in the Markdown and that what is not content is not (tools.md, web_
 
 from __future__ import annotations
 
+from lxml import etree
+
 from rypsok.webfetch.extract import extract_html
 from rypsok.webfetch.extract.document import body_of
 from rypsok.webfetch.extract.names import Names
@@ -225,3 +227,45 @@ def test_a_main_inside_a_dialog_does_not_keep_the_dialog_when_the_page_has_its_o
         ),
         chrome=("League table", "Northfield Rowing Club", "Saltmarsh End"),
     )
+
+
+def test_an_article_in_a_block_named_like_a_menu_is_read_when_it_holds_prose():
+    markdown = markdown_of("article-in-a-menu-named-block.html")
+    assert_reads(
+        markdown,
+        main=(
+            "Im Januar ruht der Obstgarten",
+            "danach die Wasserschosse, die senkrecht nach oben",
+            "Das Schnittgut bleibt als Haufen am Rand der Wiese liegen",
+        ),
+        chrome=("Termine", "Kontakt"),
+    )
+
+
+def test_a_word_found_across_the_words_of_a_camel_cased_name_does_not_name_it():
+    markdown = markdown_of("sections-with-camel-cased-names.html")
+    assert_reads(
+        markdown,
+        main=(
+            "## Returning a parcel",
+            "You can send anything back within thirty days of delivery",
+            "the label is sent to you by email",
+            "We refund the price and the original postage",
+        ),
+        chrome=("Terms", "Privacy"),
+    )
+
+
+def test_names_are_matched_within_the_words_their_capitals_make():
+    names = Names()
+    judged = {
+        name: names.judge(etree.Element("div", {"class": name})).droppable
+        for name in ("LandingPageRow", "APageRoot", "sideBar", "breadCrumb", "pane-taxomenu-1")
+    }
+    assert judged == {
+        "LandingPageRow": False,  # Page + the R of Row: not a pager
+        "APageRoot": False,
+        "sideBar": True,  # the word covers Side and Bar whole
+        "breadCrumb": True,
+        "pane-taxomenu-1": True,  # within one word: judged by what the element holds
+    }
