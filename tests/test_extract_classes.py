@@ -269,3 +269,16 @@ def test_names_are_matched_within_the_words_their_capitals_make():
         "breadCrumb": True,
         "pane-taxomenu-1": True,  # within one word: judged by what the element holds
     }
+
+
+def test_ruby_annotations_do_not_split_the_words_they_annotate():
+    markdown = markdown_of("ruby-annotations.html")
+    assert_reads(
+        markdown,
+        main=(
+            "今日は朝から雪が降って、道がとても滑りやすくなりました。",
+            "学校は子どもたちに、歩道の端をゆっくり歩くように話しました。",
+            "Words in 漢字 keep their base text.",
+        ),
+        chrome=("きょう", "がっこう", "kanji", "(", "ニュースの一覧"),
+    )

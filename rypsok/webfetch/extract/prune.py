@@ -45,6 +45,11 @@ _UNRENDERED_TAGS = (
     "base",
 )
 
+# Ruby annotations: the reading a <rt> shows above its base text (furigana, pinyin), and
+# the parentheses <rp> gives a browser without ruby. Read inline, they split the words they
+# annotate (子<rt>こ</rt>ども reads 子こども); the base text is the sentence.
+_RUBY_ANNOTATIONS = ("rt", "rp")
+
 _HIDDEN_STYLE = re.compile(
     r"(?<![\w-])(?:display\s*:\s*none|visibility\s*:\s*hidden)(?![\w-])", re.IGNORECASE
 )
@@ -184,7 +189,7 @@ def prune(body: etree._Element, names: Names, drop_chrome: bool) -> Pruned:
     a browser renders anyway (a page served with a dialog open hides the rest from screen
     readers). The body itself is never hidden: scripts that would reveal it do not run."""
     _read_without_scripts(body)
-    etree.strip_elements(body, *_UNRENDERED_TAGS, with_tail=False)
+    etree.strip_elements(body, *_UNRENDERED_TAGS, *_RUBY_ANNOTATIONS, with_tail=False)
     _strip_shortcodes(body)
     hidden = []
     aria_hidden = []
