@@ -282,3 +282,46 @@ def test_ruby_annotations_do_not_split_the_words_they_annotate():
         ),
         chrome=("きょう", "がっこう", "kanji", "(", "ニュースの一覧"),
     )
+
+
+def test_an_article_held_as_html_in_a_scripts_data_is_read_when_the_page_renders_a_menu():
+    markdown = markdown_of("article-in-script-data.html")
+    assert_reads(
+        markdown,
+        main=(
+            "A cane seat splits where the strands cross the front rail",
+            "\n\nSoak a hank of new cane in warm water",
+            "## Weaving in the new strands",
+            "Let the seat dry for a day before anyone sits on it",
+        ),
+        chrome=("<p>", "\\<p>", "u003c", "Loading", "Sign in to your account", "en-GB"),
+    )
+
+
+def test_an_article_body_escaped_as_entities_is_read_as_html():
+    markdown = markdown_of("article-escaped-in-json-data.html")
+    assert_reads(
+        markdown,
+        main=(
+            "The top gates of the third lock have leaked since the spring",
+            "\n\nBoats can still pass",
+            "\n\nThe old gates go to the museum at the basin",
+        ),
+        chrome=("&lt;", "<p>", "\\<p>", "Subscribe", "Loading"),
+    )
+
+
+def test_script_data_that_is_hostile_is_read_within_the_bounds_or_not_at_all():
+    fragment = "\\u003cp\\u003e" + "words of a paragraph " * 20 + "\\u003c/p\\u003e"
+    scripts = (
+        "window.__DATA__ = " + "[" * 100_000 + "]" * 100_000 + ";",
+        "var a = {" * 50_000 + '"<p>x</p>"',
+        'window.__DATA__ = {"a": "' + fragment * 3 + '"; broken',
+        'x = 1; y = [1, 2]; z = {"html": "' + fragment * 3 + '"};',
+        '{"html": "' + "&lt;p&gt;many&lt;/p&gt;" * 100_000 + '"}',
+    )
+    for script in scripts:
+        extracted = extract_html(f"<html><body><script>{script}</script></body></html>", BASE)
+        assert isinstance(extracted.markdown, str)
+    read = extract_html(f"<html><body><script>{scripts[3]}</script></body></html>", BASE)
+    assert read.markdown.startswith("words of a paragraph words of a paragraph")

@@ -8,6 +8,7 @@ choices and the benchmark figures.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from lxml import etree
@@ -97,7 +98,7 @@ def extract_html(html: str, base_url: str) -> Extracted:
             with_chrome, _, _, _ = _content(root, base, title, drop_chrome=False)
             if len(with_chrome) > _CHROME_HELD_THE_PAGE * len(markdown):
                 markdown = with_chrome
-    if _text_length(markdown) < _TINY_READING:
+    if _text_length(_MARKDOWN_LINK.sub("", markdown)) < _TINY_READING:
         root, _, _ = parse(html)  # pruning removed the <noscript>, <textarea> and <script>
         if root is not None:
             markdown, cut = _carried_reading(carried(root), base, title, markdown)
@@ -119,14 +120,18 @@ _CHROME_HELD_THE_PAGE = 3
 _SOME_PROSE = 80
 
 
-# A reading with less text than this outside its headings holds next to nothing: a
-# "Loading…", a notice, a footer line. The article a page carries as text is read then, if
-# it holds at least _CARRIED_TEXT characters outside headings and this many times as much
-# as the whole reading, headings and all (a paywalled story's teaser in an <h2> is the
-# teaser its JSON-LD holds too).
+# A reading with less text than this outside its headings and its links holds next to
+# nothing: a "Loading…", a notice, a footer line, a menu. The article a page carries as
+# text is read then, if it holds at least _CARRIED_TEXT characters outside headings and
+# this many times as much as the whole reading but its links, headings and all (a
+# paywalled story's teaser in an <h2> is the teaser its JSON-LD holds too).
 _TINY_READING = 200
 _CARRIED_TEXT = 200
 _CARRIED_OVER_READING = 3
+
+
+# A Markdown link or image, and the link text with it: [text](target "title").
+_MARKDOWN_LINK = re.compile(r"!?\[(?:[^\[\]\\]|\\.)*\]\([^()\s]*(?:\s+\"[^\"]*\")?\)")
 
 
 def _text_length(markdown: str) -> int:
@@ -140,7 +145,7 @@ def _carried_reading(page: Carried, base: str, title: str, markdown: str) -> tup
     does, and whether that source was cut at a bound; else ``markdown`` and False."""
     best, best_length, best_cut = (
         markdown,
-        max(_CARRIED_TEXT, _CARRIED_OVER_READING * len(markdown)),
+        max(_CARRIED_TEXT, _CARRIED_OVER_READING * len(_MARKDOWN_LINK.sub("", markdown))),
         False,
     )
     for source in sources(page):
