@@ -325,3 +325,17 @@ def test_script_data_that_is_hostile_is_read_within_the_bounds_or_not_at_all():
         assert isinstance(extracted.markdown, str)
     read = extract_html(f"<html><body><script>{scripts[3]}</script></body></html>", BASE)
     assert read.markdown.startswith("words of a paragraph words of a paragraph")
+
+
+def test_the_standfirst_under_the_headline_comes_back_with_the_article_body():
+    markdown = markdown_of("standfirst-in-the-article-header.html")
+    assert_reads(
+        markdown,
+        main=(
+            "The first boat of the day will leave half an hour earlier",
+            "The operator said the change answers a petition",
+            "open earlier too, since the café that shelters passengers",
+        ),
+        chrome=("Ann Tern", "seen from the pier", "Send this story by email", "Night bus"),
+    )
+    assert markdown.index("The first boat of the day") < markdown.index("The operator said")
