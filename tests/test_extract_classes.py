@@ -339,3 +339,16 @@ def test_the_standfirst_under_the_headline_comes_back_with_the_article_body():
         chrome=("Ann Tern", "seen from the pier", "Send this story by email", "Night bus"),
     )
     assert markdown.index("The first boat of the day") < markdown.index("The operator said")
+
+
+def test_a_page_swallowed_by_a_navigation_left_open_is_read():
+    markdown = markdown_of("nav-left-open.html")
+    assert_reads(
+        markdown,
+        main=(
+            "From the first of December until the end of February",
+            "Bare-root trees and roses are sold from the yard",
+            "the car park gate is locked at half past three.",
+        ),
+        chrome=("Roses", "Visit us"),
+    )

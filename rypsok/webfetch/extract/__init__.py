@@ -107,11 +107,11 @@ def extract_html(html: str, base_url: str) -> Extracted:
     return Extracted(title=title, markdown=markdown, partial=partial, removed=removed)
 
 
-# The page is read again with its chrome when the headers removed (<header>, role=banner)
-# held this many times the text that survived them, outside links (a menu holds next to
-# none), and that reading is taken when it gives this many times as much: an unclosed
-# <header> holds the whole document, and a skip link or a footer line outside it is not
-# the page. Footers and dialogs are not counted: a footer holding a shop's privacy policy
+# The page is read again with its chrome when the headers and navigation removed
+# (<header>, role=banner, <nav>, <menu>, role=navigation, menu, menubar) held this many
+# times the text that survived them, outside links (a menu holds next to none), and that
+# reading is taken when it gives this many times as much: an unclosed <header> or <nav>
+# holds the whole document, and a skip link or a footer line outside it is not the page. Footers and dialogs are not counted: a footer holding a shop's privacy policy
 # and terms (100,000 characters on one wcxb-dev page) is still a footer.
 _CHROME_HELD_THE_PAGE = 3
 # An <aside> counts too when what survived it holds no <article> and under this many

@@ -168,6 +168,12 @@ def _strip_shortcodes(body: etree._Element) -> None:
             element.tail = strip(element.tail)
 
 
+# Chrome that holds links and a few words: text outside links in it is the page that an
+# unclosed one swallowed (Pruned.header_text).
+_BANNERS = frozenset({"header", "nav", "menu"})
+_BANNER_ROLES = frozenset({"banner", "navigation", "menubar", "menu"})
+
+
 class Pruned(NamedTuple):
     holders: set[etree._Element]
     chrome_removed: int
@@ -181,7 +187,8 @@ def prune(body: etree._Element, names: Names, drop_chrome: bool) -> Pruned:
     (navigation, headers, footers, sidebars). Returns the elements that are or hold an
     article (``<article>``, ``<main>``, role=main, itemprop=articleBody, a class named
     like an article body), how many chrome elements were removed and how much text outside
-    links the removed headers and, apart, the removed asides held, and the folded elements:
+    links the removed headers and navigation and, apart, the removed asides held, and the
+    folded elements:
     what is ``aria-hidden`` but kept, being long text that nothing else on the page holds.
 
     A chrome element that holds the article stays: the markup put the document inside it
@@ -263,7 +270,7 @@ def prune(body: etree._Element, names: Names, drop_chrome: bool) -> Pruned:
                 and element.getparent() is not None
                 and not _heads_the_article(element)
             ):
-                if element.tag == "header" or element.get("role") == "banner":
+                if element.tag in _BANNERS or element.get("role") in _BANNER_ROLES:
                     header_text += _unlinked_length(element)
                 elif element.tag == "aside":
                     aside_text += _unlinked_length(element)

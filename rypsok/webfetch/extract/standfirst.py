@@ -47,8 +47,7 @@ def standfirst(
             break
     if headline is None:
         return []
-    inside = {element for top in main for element in top.iter(etree.Element)}
-    main_text = " ".join(text_of(top) for top in main)
+    main_text = None
     found: list[etree._Element] = []
     total = 0
     after_headline = False
@@ -58,19 +57,22 @@ def standfirst(
             continue
         if element is first:
             break
-        if not after_headline or element.tag != "p" or element in inside:
+        if not after_headline or element.tag != "p":
             continue
         if element in metrics.unlikely or any(a in dropped for a in element.iterancestors()):
             continue
-        text = text_of(element)
         unlinked = metrics.text(element) - metrics.links(element)
         if (
             unlinked < _LEAST
             or metrics.link_density(element) >= _LINKS
-            or text[:100] in main_text
             or _beside_a_picture(element, metrics)
             or _named_away(element, container, names)
         ):
+            continue
+        text = text_of(element)
+        if main_text is None:
+            main_text = " ".join(text_of(top) for top in main)
+        if text[:100] in main_text:
             continue
         total += len(text)
         if total > _MOST:
