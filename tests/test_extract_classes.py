@@ -352,3 +352,20 @@ def test_a_page_swallowed_by_a_navigation_left_open_is_read():
         ),
         chrome=("Roses", "Visit us"),
     )
+
+
+def test_a_subtitle_right_under_the_headline_comes_back_as_the_standfirst():
+    page = (PAGES / "standfirst-in-the-article-header.html").read_text(encoding="utf-8")
+    subtitled = page.replace('<p class="intro">', '<h2 class="intro">').replace(
+        "the evening train from the city.</p>", "the evening train from the city.</h2>"
+    )
+    assert subtitled != page
+    markdown = extract_html(subtitled, BASE).markdown
+    assert_reads(
+        markdown,
+        main=(
+            "## The first boat of the day will leave half an hour earlier",
+            "The operator said the change answers a petition",
+        ),
+        chrome=("Ann Tern", "seen from the pier", "Send this story by email", "Night bus"),
+    )

@@ -28,7 +28,8 @@ _PICTURES = ("img", "picture", "figure", "video")
 def standfirst(
     main: list[etree._Element], metrics: Metrics, names: Names, dropped: set[etree._Element]
 ) -> list[etree._Element]:
-    """The paragraphs (``<p>``) of prose, in document order, after the first ``<h1>``
+    """The paragraphs (``<p>``, and an ``<h2>`` right after the headline: a subtitle) of
+    prose, in document order, after the first ``<h1>``
     before ``main`` and before ``main`` itself, inside the nearest ancestor holding both
     (at most ``_NEAR`` levels above ``main``): not in ``main``, not unlikely, not beside a
     picture (a caption), not named, nor inside what is named, like boilerplate or with a
@@ -57,7 +58,9 @@ def standfirst(
             continue
         if element is first:
             break
-        if not after_headline or element.tag != "p":
+        if not after_headline or not (
+            element.tag == "p" or (element.tag == "h2" and element.getprevious() is headline)
+        ):
             continue
         if element in metrics.unlikely or any(a in dropped for a in element.iterancestors()):
             continue
