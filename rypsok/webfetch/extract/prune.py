@@ -217,8 +217,10 @@ def prune(body: etree._Element, names: Names, drop_chrome: bool) -> Pruned:
         if (element.get("aria-hidden") or "").strip().lower() == "true":
             aria_hidden.append(element)
         role = element.get("role")
-        if element.getparent() in in_dialog or (
-            element is not body and _is_a_dialog(element, tag, role)
+        if (in_dialog and element.getparent() in in_dialog) or (
+            (tag == "dialog" or role in _DIALOG_ROLES or element.get("aria-modal") is not None)
+            and element is not body
+            and _is_a_dialog(element, tag, role)
         ):
             in_dialog.add(element)
         if (tag in _CHROME_TAGS and not (tag == "header" and _in_a_section(element))) or (
@@ -279,14 +281,16 @@ def prune(body: etree._Element, names: Names, drop_chrome: bool) -> Pruned:
     return Pruned(holders, removed, header_text, aside_text, folded)
 
 
+_DIALOG_ROLES = frozenset({"dialog", "alertdialog"})
+
+
 def _is_a_dialog(element: etree._Element, tag: str, role: str | None) -> bool:
     """Whether ``element`` is a dialog: ``<dialog>``, role ``dialog`` or ``alertdialog``,
     or ``aria-modal="true"``. (Not by class name: "modal" names a product's details panel,
     a filter drawer and an article that can open one as often as a dialog.)"""
     return (
         tag == "dialog"
-        or role == "dialog"
-        or role == "alertdialog"
+        or role in _DIALOG_ROLES
         or (element.get("aria-modal") or "").strip().lower() == "true"
     )
 
