@@ -7,6 +7,7 @@ main text is in the Markdown and that what is not content is not (tools.md, web_
 from __future__ import annotations
 
 import pytest
+from lxml import etree
 
 from rypsok.webfetch.extract import extract_html
 from rypsok.webfetch.extract.document import body_of
@@ -412,3 +413,158 @@ LEAKING_PAGES = {
 def test_an_article_comes_back_without_what_leaks_around_it(page):
     main, chrome = LEAKING_PAGES[page]
     assert_reads(markdown_of(page), main=main, chrome=chrome)
+
+
+def test_a_main_inside_a_dialog_does_not_keep_the_dialog_when_the_page_has_its_own():
+    markdown = markdown_of("main-in-a-dialog.html")
+    assert_reads(
+        markdown,
+        main=(
+            "Only three hundred people may watch from the bank on Saturday",
+            "The first home race of the season starts at half past two",
+            "call the crews from the start, the halfway buoy and the finish line.",
+        ),
+        chrome=("League table", "Northfield Rowing Club", "Saltmarsh End"),
+    )
+
+
+def test_an_article_in_a_block_named_like_a_menu_is_read_when_it_holds_prose():
+    markdown = markdown_of("article-in-a-menu-named-block.html")
+    assert_reads(
+        markdown,
+        main=(
+            "Im Januar ruht der Obstgarten",
+            "danach die Wasserschosse, die senkrecht nach oben",
+            "Das Schnittgut bleibt als Haufen am Rand der Wiese liegen",
+        ),
+        chrome=("Termine", "Kontakt"),
+    )
+
+
+def test_a_word_found_across_the_words_of_a_camel_cased_name_does_not_name_it():
+    markdown = markdown_of("sections-with-camel-cased-names.html")
+    assert_reads(
+        markdown,
+        main=(
+            "## Returning a parcel",
+            "You can send anything back within thirty days of delivery",
+            "the label is sent to you by email",
+            "We refund the price and the original postage",
+        ),
+        chrome=("Terms", "Privacy"),
+    )
+
+
+def test_names_are_matched_within_the_words_their_capitals_make():
+    names = Names()
+    judged = {
+        name: names.judge(etree.Element("div", {"class": name})).droppable
+        for name in ("LandingPageRow", "APageRoot", "sideBar", "breadCrumb", "pane-taxomenu-1")
+    }
+    assert judged == {
+        "LandingPageRow": False,  # Page + the R of Row: not a pager
+        "APageRoot": False,
+        "sideBar": True,  # the word covers Side and Bar whole
+        "breadCrumb": True,
+        "pane-taxomenu-1": True,  # within one word: judged by what the element holds
+    }
+
+
+def test_ruby_annotations_do_not_split_the_words_they_annotate():
+    markdown = markdown_of("ruby-annotations.html")
+    assert_reads(
+        markdown,
+        main=(
+            "今日は朝から雪が降って、道がとても滑りやすくなりました。",
+            "学校は子どもたちに、歩道の端をゆっくり歩くように話しました。",
+            "Words in 漢字 keep their base text.",
+        ),
+        chrome=("きょう", "がっこう", "kanji", "(", "ニュースの一覧"),
+    )
+
+
+def test_an_article_held_as_html_in_a_scripts_data_is_read_when_the_page_renders_a_menu():
+    markdown = markdown_of("article-in-script-data.html")
+    assert_reads(
+        markdown,
+        main=(
+            "A cane seat splits where the strands cross the front rail",
+            "\n\nSoak a hank of new cane in warm water",
+            "## Weaving in the new strands",
+            "Let the seat dry for a day before anyone sits on it",
+        ),
+        chrome=("<p>", "\\<p>", "u003c", "Loading", "Sign in to your account", "en-GB"),
+    )
+
+
+def test_an_article_body_escaped_as_entities_is_read_as_html():
+    markdown = markdown_of("article-escaped-in-json-data.html")
+    assert_reads(
+        markdown,
+        main=(
+            "The top gates of the third lock have leaked since the spring",
+            "\n\nBoats can still pass",
+            "\n\nThe old gates go to the museum at the basin",
+        ),
+        chrome=("&lt;", "<p>", "\\<p>", "Subscribe", "Loading"),
+    )
+
+
+def test_script_data_that_is_hostile_is_read_within_the_bounds_or_not_at_all():
+    fragment = "\\u003cp\\u003e" + "words of a paragraph " * 20 + "\\u003c/p\\u003e"
+    scripts = (
+        "window.__DATA__ = " + "[" * 100_000 + "]" * 100_000 + ";",
+        "var a = {" * 50_000 + '"<p>x</p>"',
+        'window.__DATA__ = {"a": "' + fragment * 3 + '"; broken',
+        'x = 1; y = [1, 2]; z = {"html": "' + fragment * 3 + '"};',
+        '{"html": "' + "&lt;p&gt;many&lt;/p&gt;" * 100_000 + '"}',
+    )
+    for script in scripts:
+        extracted = extract_html(f"<html><body><script>{script}</script></body></html>", BASE)
+        assert isinstance(extracted.markdown, str)
+    read = extract_html(f"<html><body><script>{scripts[3]}</script></body></html>", BASE)
+    assert read.markdown.startswith("words of a paragraph words of a paragraph")
+
+
+def test_the_standfirst_under_the_headline_comes_back_with_the_article_body():
+    markdown = markdown_of("standfirst-in-the-article-header.html")
+    assert_reads(
+        markdown,
+        main=(
+            "The first boat of the day will leave half an hour earlier",
+            "The operator said the change answers a petition",
+            "open earlier too, since the café that shelters passengers",
+        ),
+        chrome=("Ann Tern", "seen from the pier", "Send this story by email", "Night bus"),
+    )
+    assert markdown.index("The first boat of the day") < markdown.index("The operator said")
+
+
+def test_a_page_swallowed_by_a_navigation_left_open_is_read():
+    markdown = markdown_of("nav-left-open.html")
+    assert_reads(
+        markdown,
+        main=(
+            "From the first of December until the end of February",
+            "Bare-root trees and roses are sold from the yard",
+            "the car park gate is locked at half past three.",
+        ),
+        chrome=("Roses", "Visit us"),
+    )
+
+
+def test_a_subtitle_right_under_the_headline_comes_back_as_the_standfirst():
+    page = (PAGES / "standfirst-in-the-article-header.html").read_text(encoding="utf-8")
+    subtitled = page.replace('<p class="intro">', '<h2 class="intro">').replace(
+        "the evening train from the city.</p>", "the evening train from the city.</h2>"
+    )
+    assert subtitled != page
+    markdown = extract_html(subtitled, BASE).markdown
+    assert_reads(
+        markdown,
+        main=(
+            "## The first boat of the day will leave half an hour earlier",
+            "The operator said the change answers a petition",
+        ),
+        chrome=("Ann Tern", "seen from the pier", "Send this story by email", "Night bus"),
+    )

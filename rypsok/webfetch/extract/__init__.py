@@ -8,6 +8,7 @@ choices and the benchmark figures.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from lxml import etree
@@ -39,6 +40,7 @@ from rypsok.webfetch.extract.orphans import orphan_headings
 from rypsok.webfetch.extract.page_choice import kept_text, page_boilerplate, reads_as_a_page
 from rypsok.webfetch.extract.prune import Pruned, prune
 from rypsok.webfetch.extract.readability import main_content, with_adjacent_prose
+from rypsok.webfetch.extract.standfirst import standfirst
 from rypsok.webfetch.extract.tree import (
     MAX_ATTRIBUTES,
     MAX_ATTRIBUTES_PER_ELEMENT,
@@ -100,7 +102,7 @@ def extract_html(html: str, base_url: str) -> Extracted:
             with_chrome, _, _, _ = _content(root, base, title, drop_chrome=False)
             if len(with_chrome) > _CHROME_HELD_THE_PAGE * len(markdown):
                 markdown = with_chrome
-    if _text_length(markdown) < _TINY_READING:
+    if _text_length(_MARKDOWN_LINK.sub("", markdown)) < _TINY_READING:
         root, _, _ = parse(html)  # pruning removed the <noscript>, <textarea> and <script>
         if root is not None:
             markdown, cut = _carried_reading(carried(root), base, title, markdown)
@@ -108,11 +110,11 @@ def extract_html(html: str, base_url: str) -> Extracted:
     return Extracted(title=title, markdown=markdown, partial=partial, removed=removed)
 
 
-# The page is read again with its chrome when the headers removed (<header>, role=banner)
-# held this many times the text that survived them, outside links (a menu holds next to
-# none), and that reading is taken when it gives this many times as much: an unclosed
-# <header> holds the whole document, and a skip link or a footer line outside it is not
-# the page. Footers and dialogs are not counted: a footer holding a shop's privacy policy
+# The page is read again with its chrome when the headers and navigation removed
+# (<header>, role=banner, <nav>, <menu>, role=navigation, menu, menubar) held this many
+# times the text that survived them, outside links (a menu holds next to none), and that
+# reading is taken when it gives this many times as much: an unclosed <header> or <nav>
+# holds the whole document, and a skip link or a footer line outside it is not the page. Footers and dialogs are not counted: a footer holding a shop's privacy policy
 # and terms (100,000 characters on one wcxb-dev page) is still a footer.
 _CHROME_HELD_THE_PAGE = 3
 # An <aside> counts too when what survived it holds no <article> and under this many
@@ -122,14 +124,18 @@ _CHROME_HELD_THE_PAGE = 3
 _SOME_PROSE = 80
 
 
-# A reading with less text than this outside its headings holds next to nothing: a
-# "Loading…", a notice, a footer line. The article a page carries as text is read then, if
-# it holds at least _CARRIED_TEXT characters outside headings and this many times as much
-# as the whole reading, headings and all (a paywalled story's teaser in an <h2> is the
-# teaser its JSON-LD holds too).
+# A reading with less text than this outside its headings and its links holds next to
+# nothing: a "Loading…", a notice, a footer line, a menu. The article a page carries as
+# text is read then, if it holds at least _CARRIED_TEXT characters outside headings and
+# this many times as much as the whole reading but its links, headings and all (a
+# paywalled story's teaser in an <h2> is the teaser its JSON-LD holds too).
 _TINY_READING = 200
 _CARRIED_TEXT = 200
 _CARRIED_OVER_READING = 3
+
+
+# A Markdown link or image, and the link text with it: [text](target "title").
+_MARKDOWN_LINK = re.compile(r"!?\[(?:[^\[\]\\]|\\.)*\]\([^()\s]*(?:\s+\"[^\"]*\")?\)")
 
 
 def _text_length(markdown: str) -> int:
@@ -143,7 +149,7 @@ def _carried_reading(page: Carried, base: str, title: str, markdown: str) -> tup
     does, and whether that source was cut at a bound; else ``markdown`` and False."""
     best, best_length, best_cut = (
         markdown,
-        max(_CARRIED_TEXT, _CARRIED_OVER_READING * len(markdown)),
+        max(_CARRIED_TEXT, _CARRIED_OVER_READING * len(_MARKDOWN_LINK.sub("", markdown))),
         False,
     )
     for source in sources(page):
@@ -194,6 +200,7 @@ def _content(
         main, dropped = [body], page_boilerplate(body, metrics)
     elif main != [body]:
         main = with_adjacent_prose(main, metrics, names)
+        main = standfirst(main, metrics, names, dropped) + main
     dropped |= title_headings(main, title)
     dropped |= repeated_copies(main, metrics, dropped)
     dropped |= echoes(main, metrics)

@@ -8,7 +8,7 @@ from itertools import islice
 
 from lxml import etree
 
-from rypsok.webfetch.extract.document import BLOCK_TAGS, HEADINGS, text_of
+from rypsok.webfetch.extract.document import BLOCK_TAGS, HEADINGS, holds_prose, text_of
 from rypsok.webfetch.extract.names import KEPT_WHATEVER_NAMED, Names, names_furniture
 from rypsok.webfetch.extract.readability import Metrics
 
@@ -121,6 +121,8 @@ def named_boilerplate(
         if not judgement.droppable:
             continue
         if element in protected or element in holders or element.tag in KEPT_WHATEVER_NAMED:
+            continue
+        if names.names_a_link_list(element) and holds_prose(element):
             continue
         if not any(True for _ in element.iterancestors("pre", "code")):
             dropped.add(element)

@@ -63,6 +63,21 @@ def text_of(element: etree._Element) -> str:
     return " ".join("".join(element.itertext()).split())
 
 
+# An element holding this many characters of paragraph text outside links holds prose: a
+# menu, a pager or a breadcrumb trail holds links and a few words, not paragraphs.
+PROSE = 500
+
+
+def holds_prose(element: etree._Element) -> bool:
+    """Whether ``element``'s ``<p>`` elements hold ``PROSE`` characters outside links."""
+    total = 0
+    for paragraph in element.iter("p"):
+        total += len(text_of(paragraph)) - sum(len(text_of(a)) for a in paragraph.iter("a"))
+        if total >= PROSE:
+            return True
+    return False
+
+
 def title_of(root: etree._Element) -> str:
     """``<title>``, else og:title, else the first ``<h1>``."""
     for element in root.iter("title"):

@@ -1,5 +1,7 @@
 """Article text a page carries but does not render: HTML held as text (escaped in a
-``<noscript>``, raw in a ``<textarea>``) and a schema.org article's JSON-LD ``articleBody``.
+``<noscript>``, raw in a ``<textarea>``), a schema.org article's JSON-LD ``articleBody``,
+and the HTML held in the strings of a script's data (JSON-LD, a JSON script such as
+``__NEXT_DATA__``, or an object a script assigns: ``window.__DATA__ = {…}``).
 A script renders it from there; rypsok runs none, so it reads the sources themselves when
 what the page renders holds next to nothing (docs/extraction.md, "Text a page carries but
 does not render")."""
@@ -46,6 +48,7 @@ def reads_as_markup(text: str) -> bool:
 class Carried(NamedTuple):
     held: list[str]  # the text of the <noscript> and <textarea> elements holding only text
     json_ld: list[str]  # the JSON-LD scripts that name an articleBody
+    data: list[str]  # the scripts of data (JSON, or assigning an object) that hold a tag
 
 
 def carried(root: etree._Element) -> Carried:
@@ -53,18 +56,28 @@ def carried(root: etree._Element) -> Carried:
     read yet)."""
     held: list[str] = []
     json_ld: list[str] = []
+    data: list[str] = []
+    data_chars = 0
     for element in root.iter("noscript", "textarea", "script"):
         if element.tag != "script":
             if len(element) == 0 and element.text:
                 held.append(element.text)
-        elif (
-            len(json_ld) < _MAX_SCRIPTS
-            and (element.get("type") or "").strip().lower() == "application/ld+json"
-            and (text := element.text)
-            and "articleBody" in text
-        ):
+            continue
+        text = element.text
+        if not text:
+            continue
+        kind = (element.get("type") or "").strip().lower()
+        if len(json_ld) < _MAX_SCRIPTS and kind == "application/ld+json" and "articleBody" in text:
             json_ld.append(text)
-    return Carried(held, json_ld)
+        if (
+            len(data) < _MAX_SCRIPTS
+            and data_chars + len(text) <= _MAX_SCRIPT_CHARS
+            and kind in _DATA_TYPES
+            and _HOLDS_A_TAG.search(text)
+        ):
+            data.append(text)
+            data_chars += len(text)
+    return Carried(held, json_ld, data)
 
 
 def sources(page: Carried) -> list[Source]:
@@ -76,9 +89,94 @@ def sources(page: Carried) -> list[Source]:
         key=len,
         reverse=True,
     )
-    return [Source(text, True) for text in held[:_MAX_SOURCES]] + [
-        Source(text, reads_as_markup(text)) for text in bodies[:_MAX_SOURCES]
-    ]
+    in_data = sorted(
+        (markup for script in page.data if (markup := _markup_in_data(script))),
+        key=len,
+        reverse=True,
+    )
+    return (
+        [Source(text, True) for text in held[:_MAX_SOURCES]]
+        + [_body_source(text) for text in bodies[:_MAX_SOURCES]]
+        + [Source(text, True) for text in in_data[:_MAX_SOURCES]]
+    )
+
+
+def _body_source(text: str) -> Source:
+    """An ``articleBody`` as a source: markup, markup escaped as entities, or plain text."""
+    if reads_as_markup(text):
+        return Source(text, True)
+    unescaped = _unescaped_markup(text)
+    return Source(unescaped, True) if unescaped else Source(text, False)
+
+
+def _unescaped_markup(text: str) -> str | None:
+    """``text`` with its entities decoded, if it holds markup escaped as entities
+    (``&lt;p&gt;``) and reads as markup then."""
+    if "&lt;" not in text:
+        return None
+    unescaped = html.unescape(text)
+    return unescaped if reads_as_markup(unescaped) else None
+
+
+# Scripts read for the data they hold: JSON, JSON-LD, and plain scripts (no type, or a
+# JavaScript one) that assign an object or a list.
+_DATA_TYPES = frozenset(
+    {"", "application/json", "application/ld+json", "text/javascript", "application/javascript"}
+)
+# A tag, raw or as a JSON or HTML escape: a script holding none holds no markup.
+_HOLDS_A_TAG = re.compile(r"(?:<|\\u003c|&lt;)(?:p|div|h[1-6]|br)\b", re.IGNORECASE)
+# Where an object or a list starts in a script: the whole text, or after an "=" or a "(".
+_VALUE_START = re.compile(r"[=(]\s*(?=[\[{])")
+# At most this many places tried in one plain script: the data scripts of a page hold at
+# most _MAX_SCRIPT_CHARS together, so a hostile page costs a few reads of that at C speed.
+_MAX_ASSIGNMENTS = 8
+
+
+def _markup_in_data(script: str) -> str:
+    """The strings of the script's data that read as markup (raw, or escaped as entities),
+    in the order the data holds them, joined: the HTML fragments a script renders (an
+    article's body, a how-to's steps). Empty when there are none."""
+    if len(script) > _MAX_SCRIPT_CHARS:
+        return ""
+    fragments: list[str] = []
+    for value in _values_in(script):
+        for text in islice(_strings_in(value), _MAX_JSON_VALUES):
+            if reads_as_markup(text):
+                fragments.append(text)
+            elif unescaped := _unescaped_markup(text):
+                fragments.append(unescaped)
+    return "\n".join(fragments)
+
+
+def _values_in(script: str) -> Iterator[object]:
+    """The JSON values a script holds: the whole script, else each object or list it
+    assigns or passes (``window.__DATA__ = {…}``), as far as it is JSON."""
+    decoder = json.JSONDecoder()
+    stripped = script.strip()
+    if stripped[:1] in ("{", "["):
+        try:
+            yield decoder.raw_decode(stripped)[0]
+            return
+        except (ValueError, RecursionError):
+            pass
+    for start in islice(_VALUE_START.finditer(script), _MAX_ASSIGNMENTS):
+        try:
+            yield decoder.raw_decode(script, start.end())[0]
+        except (ValueError, RecursionError):
+            continue
+
+
+def _strings_in(data: object) -> Iterator[str]:
+    """The strings in ``data``, depth first, in the order it holds them."""
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, str):
+            yield value
+        elif isinstance(value, dict):
+            stack.extend(reversed(list(value.values())))
+        elif isinstance(value, list):
+            stack.extend(reversed(value))
 
 
 def _article_bodies(script: str) -> list[str]:

@@ -88,11 +88,26 @@ class Names:
     shop's reviews are its comments (on wcxb-dev's product pages, 9% of the text under
     "reviews" names was main content; on articles, which review things, 88%)."""
 
-    __slots__ = ("_cache", "_product")
+    __slots__ = ("_cache", "_link_list_cache", "_product")
 
     def __init__(self, product: bool = False) -> None:
         self._cache: dict[tuple[str | None, str | None], _Judgement] = {}
+        self._link_list_cache: dict[tuple[str | None, str | None], bool] = {}
         self._product = product
+
+    def names_a_link_list(self, element: etree._Element) -> bool:
+        """Whether ``element`` is unlikely or boilerplate by its name only through a word
+        for a list of links (``_LINK_LISTS``): "pane-taxomenu", "APageRoot__Wrapper"."""
+        key = (element.get("class"), element.get("id"))
+        found = self._link_list_cache.get(key)
+        if found is None:
+            found = False
+            if self.judge(element).droppable:
+                names = f"{key[0] or ''} {key[1] or ''}".lower().replace("_", "-")
+                if _LINK_LISTS_RE.search(names):
+                    found = not _judge_names(_LINK_LISTS_RE.sub(" ", names), None).droppable
+            self._link_list_cache[key] = found
+        return found
 
     def names_reviews(self, element: etree._Element) -> bool:
         """Whether the page declares a product and ``element`` is named like its reviews."""
@@ -123,24 +138,57 @@ class Names:
 
 def _judge_names(class_: str | None, id_: str | None) -> _Judgement:
     """Plain regular expressions over the lower-cased names: an IGNORECASE alternation is
-    several times slower, and every class and id of a page is judged."""
-    names = f"{class_ or ''} {id_ or ''}".lower().replace("_", "-")
+    several times slower, and every class and id of a page is judged. A word found across
+    the words of a camel-cased name counts only when it covers them whole (``_in_words``):
+    "APageRoot" is not a pager."""
+    written = f"{class_ or ''} {id_ or ''}".replace("_", "-")
+    names = written.lower()
+    if len(names) != len(written) or names == written:
+        written = ""  # no capitals (or a lower case of another length): substrings as they are
+
+    def found(words: re.Pattern[str], text: str = names) -> bool:
+        if not written or text is not names:
+            return words.search(text) is not None
+        return any(_in_words(match, written) for match in words.finditer(text))
+
     weight = 0
-    if _NEGATIVE_RE.search(names) or "hid" in names.split():
+    if found(_NEGATIVE_RE) or "hid" in names.split():
         weight -= 25
-    if _POSITIVE_RE.search(names):
+    if found(_POSITIVE_RE):
         weight += 25
-    content = _CONTENT_RE.search(names) is not None
-    unlikely = _UNLIKELY_RE.search(names) is not None and not _MAYBE_RE.search(names)
-    boilerplate = not content and _BOILERPLATE_RE.search(names) is not None
+    content = found(_CONTENT_RE)
+    unlikely = found(_UNLIKELY_RE) and not found(_MAYBE_RE)
+    boilerplate = not content and found(_BOILERPLATE_RE)
     droppable = (unlikely or boilerplate) and not content
-    if droppable and _PART_NAMES_RE.search(names):
+    if droppable and found(_PART_NAMES_RE):
         rest = _PART_NAMES_RE.sub(" ", names)
         droppable = bool(
             (_UNLIKELY_RE.search(rest) and not _MAYBE_RE.search(rest))
             or _BOILERPLATE_RE.search(rest)
         )
     return _Judgement(weight, unlikely, boilerplate, content, droppable)
+
+
+# The words of a name as its capitals split it: runs of capitals, and a capital or none
+# followed by lower-case letters, digits and hyphens ("APageRoot" is A, Page, Root;
+# "sideBar" is side, Bar; "dcom-theme" is one word, as it was lower-cased).
+_WRITTEN_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9-]+")
+
+
+def _in_words(match: re.Match[str], written: str) -> bool:
+    """Whether ``match`` (in the lower-cased name) lies within one written word or covers
+    whole words: "menu" in "taxomenu" and "sidebar" in "sideBar" count, "pager" in
+    "APageRoot" (Page + the R of Root) does not."""
+    start, end = match.span()
+    for word in _WRITTEN_WORD.finditer(written):
+        word_start, word_end = word.span()
+        if word_end <= start or word_start >= end:
+            continue
+        if word_start >= start and word_end <= end:
+            continue  # covered whole
+        # within this one word, or else cut: it begins or ends inside a word it leaves
+        return word_start <= start and word_end >= end
+    return True
 
 
 NEVER_UNLIKELY = frozenset({"html", "body", "article", "main", "a"})
@@ -166,7 +214,18 @@ def names_furniture(element: etree._Element) -> bool:
     class_, id_ = element.get("class"), element.get("id")
     if class_ is None and id_ is None:
         return False
-    return _FURNITURE_RE.search(f"{class_ or ''} {id_ or ''}".lower()) is not None
+    written = f"{class_ or ''} {id_ or ''}"
+    names = written.lower()
+    if len(names) != len(written) or names == written:
+        return _FURNITURE_RE.search(names) is not None
+    return any(_in_words(match, written) for match in _FURNITURE_RE.finditer(names))
+
+
+# Names of a list of links: a menu, a pager, a trail of breadcrumbs. An element so named
+# that holds paragraphs of prose is not one (names_a_link_list); matched as substrings,
+# they are found inside other words ("taxomenu", "APageRoot").
+_LINK_LISTS = ("menu", "pager", "pagination", "breadcrumbs", "breadcrumb")
+_LINK_LISTS_RE = _any_of(_LINK_LISTS)
 
 
 # On a page that says it sells a product, its reviews are its comments.

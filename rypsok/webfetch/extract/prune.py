@@ -45,6 +45,11 @@ _UNRENDERED_TAGS = (
     "base",
 )
 
+# Ruby annotations: the reading a <rt> shows above its base text (furigana, pinyin), and
+# the parentheses <rp> gives a browser without ruby. Read inline, they split the words they
+# annotate (子<rt>こ</rt>ども reads 子こども); the base text is the sentence.
+_RUBY_ANNOTATIONS = ("rt", "rp")
+
 _HIDDEN_STYLE = re.compile(
     r"(?<![\w-])(?:display\s*:\s*none|visibility\s*:\s*hidden)(?![\w-])", re.IGNORECASE
 )
@@ -167,6 +172,12 @@ def _strip_shortcodes(body: etree._Element) -> None:
             element.tail = strip(element.tail)
 
 
+# Chrome that holds links and a few words: text outside links in it is the page that an
+# unclosed one swallowed (Pruned.header_text).
+_BANNERS = frozenset({"header", "nav", "menu"})
+_BANNER_ROLES = frozenset({"banner", "navigation", "menubar", "menu"})
+
+
 class Pruned(NamedTuple):
     holders: set[etree._Element]
     chrome_removed: int
@@ -177,10 +188,11 @@ class Pruned(NamedTuple):
 
 def prune(body: etree._Element, names: Names, drop_chrome: bool) -> Pruned:
     """Remove what a browser does not render and, with ``drop_chrome``, the page chrome
-    (navigation, headers, footers, sidebars; dialogs in any case). Returns the elements that are or hold an
-    article (``<article>``, ``<main>``, role=main, itemprop=articleBody, a class named
+    (navigation, headers, footers, sidebars; dialogs in any case). Returns the elements that
+    are or hold an article (``<article>``, ``<main>``, role=main, itemprop=articleBody, a class named
     like an article body), how many chrome elements were removed and how much text outside
-    links the removed headers and, apart, the removed asides held, and the folded elements:
+    links the removed headers and navigation and, apart, the removed asides held, and the
+    folded elements:
     what is ``aria-hidden`` but kept, being long text that nothing else on the page holds.
 
     A chrome element that holds the article stays: the markup put the document inside it
@@ -188,12 +200,14 @@ def prune(body: etree._Element, names: Names, drop_chrome: bool) -> Pruned:
     a browser renders anyway (a page served with a dialog open hides the rest from screen
     readers). The body itself is never hidden: scripts that would reveal it do not run."""
     _read_without_scripts(body)
-    etree.strip_elements(body, *_UNRENDERED_TAGS, with_tail=False)
+    etree.strip_elements(body, *_UNRENDERED_TAGS, *_RUBY_ANNOTATIONS, with_tail=False)
     _strip_shortcodes(body)
     hidden = []
     aria_hidden = []
     chrome = []
     markers = []
+    dialog_markers = []
+    in_dialog: set[etree._Element] = set()
     for element in body.iter(etree.Element):
         tag = element.tag
         style = element.get("style")
@@ -207,6 +221,12 @@ def prune(body: etree._Element, names: Names, drop_chrome: bool) -> Pruned:
         if (element.get("aria-hidden") or "").strip().lower() == "true":
             aria_hidden.append(element)
         role = element.get("role")
+        if (in_dialog and element.getparent() in in_dialog) or (
+            (tag == "dialog" or role in _DIALOG_ROLES or element.get("aria-modal") is not None)
+            and element is not body
+            and _is_a_dialog(element, tag, role)
+        ):
+            in_dialog.add(element)
         if (tag in _CHROME_TAGS and not (tag == "header" and _in_a_section(element))) or (
             role in _CHROME_ROLES
         ):
@@ -218,7 +238,9 @@ def prune(body: etree._Element, names: Names, drop_chrome: bool) -> Pruned:
             or element.get("itemprop") == "articleBody"
             or names.judge(element).content
         ):
-            markers.append(element)
+            (dialog_markers if element in in_dialog else markers).append(element)
+    if not markers:
+        markers = dialog_markers  # the page's only article is in a dialog: it is the page
     page_text = None
     folded: set[etree._Element] = set()
 
@@ -255,13 +277,27 @@ def prune(body: etree._Element, names: Names, drop_chrome: bool) -> Pruned:
             and not _heads_the_article(element)
             and not _a_note_in_the_article(element)
         ):
-            if element.tag == "header" or element.get("role") == "banner":
+            if element.tag in _BANNERS or element.get("role") in _BANNER_ROLES:
                 header_text += _unlinked_length(element)
             elif element.tag == "aside":
                 aside_text += _unlinked_length(element)
             _remove(element)
             removed += 1
     return Pruned(holders, removed, header_text, aside_text, folded)
+
+
+_DIALOG_ROLES = frozenset({"dialog", "alertdialog"})
+
+
+def _is_a_dialog(element: etree._Element, tag: str, role: str | None) -> bool:
+    """Whether ``element`` is a dialog: ``<dialog>``, role ``dialog`` or ``alertdialog``,
+    or ``aria-modal="true"``. (Not by class name: "modal" names a product's details panel,
+    a filter drawer and an article that can open one as often as a dialog.)"""
+    return (
+        tag == "dialog"
+        or role in _DIALOG_ROLES
+        or (element.get("aria-modal") or "").strip().lower() == "true"
+    )
 
 
 # A <header> holding the page's <h1> and a paragraph of this many characters outside links

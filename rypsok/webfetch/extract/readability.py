@@ -8,7 +8,7 @@ from itertools import islice
 
 from lxml import etree
 
-from rypsok.webfetch.extract.document import BLOCK_TAGS, HEADINGS, text_of
+from rypsok.webfetch.extract.document import BLOCK_TAGS, HEADINGS, holds_prose, text_of
 from rypsok.webfetch.extract.names import NEVER_UNLIKELY, Names, names_furniture
 from rypsok.webfetch.extract.teasers import teasers_after
 
@@ -61,6 +61,7 @@ class Metrics:
                 and names.judge(element).unlikely
                 and element.tag not in NEVER_UNLIKELY
                 and element not in holders
+                and not (names.names_a_link_list(element) and holds_prose(element))
             ):
                 unlikely.update(element.iter(etree.Element))
         counts: dict[etree._Element, list[int]] = {}
