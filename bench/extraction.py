@@ -257,10 +257,10 @@ def time_interleaved(bench_dir: Path, set_name: str, passes: int) -> None:
     on a shared machine the load drifts between them by more than the difference."""
     import gzip
 
-    from rypsok.webfetch.extract import extract_html
-
-    sys.path.insert(0, str(bench_dir))
+    sys.path[:0] = [str(HERE.parent), str(bench_dir)]  # rypsok from this checkout, as the rows
     from baselines import trafilatura_markdown_nocomments
+
+    from rypsok.webfetch.extract import extract_html
 
     data = (bench_dir / SETS[set_name][0]).resolve()
     pages = []
