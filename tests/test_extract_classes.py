@@ -568,3 +568,29 @@ def test_a_subtitle_right_under_the_headline_comes_back_as_the_standfirst():
         ),
         chrome=("Ann Tern", "seen from the pier", "Send this story by email", "Night bus"),
     )
+
+
+def test_a_headline_set_as_an_h2_that_repeats_the_title_anchors_the_standfirst():
+    markdown = markdown_of("standfirst-under-a-second-level-headline.html")
+    assert_reads(
+        markdown,
+        main=(
+            "A heavy blanket of snow on a barn's solar panels strains the modules",
+            "Most panels sold today are tested to bear",
+            "a check of each string's yield against the last year's.",
+        ),
+        chrome=("Ivo Brand", "seen from the yard", "Send this story by email", "Biogas"),
+    )
+    assert markdown.index("A heavy blanket of snow") < markdown.index("Most panels sold")
+
+
+def test_an_h2_that_is_not_the_title_does_not_anchor_a_standfirst():
+    page = (PAGES / "standfirst-under-a-second-level-headline.html").read_text(encoding="utf-8")
+    retitled = page.replace(
+        "<title>Snow on the roof panels: leave it to the installers - Valley Farmer</title>",
+        "<title>Valley Farmer: energy news</title>",
+    )
+    assert retitled != page
+    markdown = extract_html(retitled, BASE).markdown
+    assert "Most panels sold today are tested to bear" in markdown
+    assert "A heavy blanket of snow" not in markdown

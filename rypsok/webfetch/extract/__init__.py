@@ -200,7 +200,7 @@ def _content(
         main, dropped = [body], page_boilerplate(body, metrics)
     elif main != [body]:
         main = with_adjacent_prose(main, metrics, names)
-        main = standfirst(main, metrics, names, dropped) + main
+        main = standfirst(main, metrics, names, dropped, title) + main
     dropped |= title_headings(main, title)
     dropped |= repeated_copies(main, metrics, dropped)
     dropped |= echoes(main, metrics)
