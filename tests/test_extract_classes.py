@@ -594,3 +594,30 @@ def test_an_h2_that_is_not_the_title_does_not_anchor_a_standfirst():
     markdown = extract_html(retitled, BASE).markdown
     assert "Most panels sold today are tested to bear" in markdown
     assert "A heavy blanket of snow" not in markdown
+
+
+def test_a_story_with_the_next_stories_loaded_below_it_is_the_one_its_title_names():
+    markdown = markdown_of("next-stories-loaded-below.html")
+    assert_reads(
+        markdown,
+        main=(
+            "Cyclists of every age are invited to the yearly blessing",
+            "a card with ten rules for riding safely after dark",
+        ),
+        chrome=(
+            "Library extension opens",
+            "The new wing of the town library",
+            "Market square to close",
+            "Swing bridge to be painted",
+        ),
+    )
+
+
+def test_sections_of_one_story_in_sibling_articles_are_not_taken_for_other_stories():
+    page = (PAGES / "next-stories-loaded-below.html").read_text(encoding="utf-8")
+    sectioned = page.replace(
+        "<h2>Library extension opens after two years of building work</h2>", ""
+    )
+    assert sectioned != page
+    markdown = extract_html(sectioned, BASE).markdown
+    assert "The new wing of the town library" in markdown
