@@ -568,3 +568,56 @@ def test_a_subtitle_right_under_the_headline_comes_back_as_the_standfirst():
         ),
         chrome=("Ann Tern", "seen from the pier", "Send this story by email", "Night bus"),
     )
+
+
+def test_a_headline_set_as_an_h2_that_repeats_the_title_anchors_the_standfirst():
+    markdown = markdown_of("standfirst-under-a-second-level-headline.html")
+    assert_reads(
+        markdown,
+        main=(
+            "A heavy blanket of snow on a barn's solar panels strains the modules",
+            "Most panels sold today are tested to bear",
+            "a check of each string's yield against the last year's.",
+        ),
+        chrome=("Ivo Brand", "seen from the yard", "Send this story by email", "Biogas"),
+    )
+    assert markdown.index("A heavy blanket of snow") < markdown.index("Most panels sold")
+
+
+def test_an_h2_that_is_not_the_title_does_not_anchor_a_standfirst():
+    page = (PAGES / "standfirst-under-a-second-level-headline.html").read_text(encoding="utf-8")
+    retitled = page.replace(
+        "<title>Snow on the roof panels: leave it to the installers - Valley Farmer</title>",
+        "<title>Valley Farmer: energy news</title>",
+    )
+    assert retitled != page
+    markdown = extract_html(retitled, BASE).markdown
+    assert "Most panels sold today are tested to bear" in markdown
+    assert "A heavy blanket of snow" not in markdown
+
+
+def test_a_story_with_the_next_stories_loaded_below_it_is_the_one_its_title_names():
+    markdown = markdown_of("next-stories-loaded-below.html")
+    assert_reads(
+        markdown,
+        main=(
+            "Cyclists of every age are invited to the yearly blessing",
+            "a card with ten rules for riding safely after dark",
+        ),
+        chrome=(
+            "Library extension opens",
+            "The new wing of the town library",
+            "Market square to close",
+            "Swing bridge to be painted",
+        ),
+    )
+
+
+def test_sections_of_one_story_in_sibling_articles_are_not_taken_for_other_stories():
+    page = (PAGES / "next-stories-loaded-below.html").read_text(encoding="utf-8")
+    sectioned = page.replace(
+        "<h2>Library extension opens after two years of building work</h2>", ""
+    )
+    assert sectioned != page
+    markdown = extract_html(sectioned, BASE).markdown
+    assert "The new wing of the town library" in markdown

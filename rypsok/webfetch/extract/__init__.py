@@ -34,6 +34,7 @@ from rypsok.webfetch.extract.document import (
     title_of,
 )
 from rypsok.webfetch.extract.embedded import Carried, as_html, carried, sources
+from rypsok.webfetch.extract.endless import the_titled_article
 from rypsok.webfetch.extract.markdown import render
 from rypsok.webfetch.extract.names import Names
 from rypsok.webfetch.extract.orphans import orphan_headings
@@ -181,6 +182,9 @@ def _content(
     pruned = prune(body, names, drop_chrome)
     holders, folded = pruned.holders, pruned.folded
     main, core, metrics = main_content(body, names, holders, folded)
+    titled = the_titled_article(core, title, body)
+    if titled is not None:
+        main, core = [titled], titled
     named: set[etree._Element] = set()
     dropped: set[etree._Element] = set()
     captions = figure_captions(main, metrics)
@@ -196,11 +200,13 @@ def _content(
         # after the end of its text took it
         dropped = named | after_the_text(main, dropped, metrics)
         kept = kept_text(main, named, metrics)
-    if reads_as_a_page(kept, main, metrics, body, declared_article, names, takes_replies):
+    if titled is None and reads_as_a_page(
+        kept, main, metrics, body, declared_article, names, takes_replies
+    ):
         main, dropped = [body], page_boilerplate(body, metrics)
     elif main != [body]:
         main = with_adjacent_prose(main, metrics, names)
-        main = standfirst(main, metrics, names, dropped) + main
+        main = standfirst(main, metrics, names, dropped, title) + main
     dropped |= title_headings(main, title)
     dropped |= repeated_copies(main, metrics, dropped)
     dropped |= echoes(main, metrics)

@@ -8,7 +8,13 @@ from itertools import islice
 
 from lxml import etree
 
-from rypsok.webfetch.extract.document import BLOCK_TAGS, HEADINGS, holds_prose, text_of
+from rypsok.webfetch.extract.document import (
+    BLOCK_TAGS,
+    HEADINGS,
+    holds_prose,
+    repeats_title,
+    text_of,
+)
 from rypsok.webfetch.extract.names import KEPT_WHATEVER_NAMED, Names, names_furniture
 from rypsok.webfetch.extract.readability import Metrics
 
@@ -336,14 +342,7 @@ _COPY_TAGS = ("div", "section", "article", "aside", "ul", "ol", "table", "p", "d
 def title_headings(main: list[etree._Element], title: str) -> set[etree._Element]:
     """The ``<h1>`` elements that repeat the page title (the headline, which is returned
     on its own)."""
-    dropped = set()
-    title_words = " ".join(title.split())
-    for top in main:
-        for h1 in top.iter("h1"):
-            text = text_of(h1)
-            if text and text in title_words and len(text) * 5 >= len(title_words) * 2:
-                dropped.add(h1)
-    return dropped
+    return {h1 for top in main for h1 in top.iter("h1") if repeats_title(text_of(h1), title)}
 
 
 def _should_drop(element: etree._Element, stats: _Stats, names: Names) -> bool:

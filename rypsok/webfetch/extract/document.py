@@ -63,6 +63,13 @@ def text_of(element: etree._Element) -> str:
     return " ".join("".join(element.itertext()).split())
 
 
+def repeats_title(text: str, title: str) -> bool:
+    """Whether a heading's ``text`` (whitespace collapsed) is the page's ``title``, or most
+    of it: the headline, which a ``<title>`` often follows with the site's name."""
+    title_words = " ".join(title.split())
+    return bool(text) and text in title_words and len(text) * 5 >= len(title_words) * 2
+
+
 # An element holding this many characters of paragraph text outside links holds prose: a
 # menu, a pager or a breadcrumb trail holds links and a few words, not paragraphs.
 PROSE = 500

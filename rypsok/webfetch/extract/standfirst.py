@@ -8,7 +8,7 @@ from itertools import islice
 
 from lxml import etree
 
-from rypsok.webfetch.extract.document import text_of
+from rypsok.webfetch.extract.document import repeats_title, text_of
 from rypsok.webfetch.extract.names import Names
 from rypsok.webfetch.extract.readability import Metrics
 
@@ -23,10 +23,16 @@ _MOST = 1000
 _NEAR = 4
 # A caption sits beside its picture: a paragraph with one among its siblings is not a lede.
 _PICTURES = ("img", "picture", "figure", "video")
+# Without an <h1>, a heading of these that repeats the page's title is the headline.
+_HEADLINES = ("h2", "h3")
 
 
 def standfirst(
-    main: list[etree._Element], metrics: Metrics, names: Names, dropped: set[etree._Element]
+    main: list[etree._Element],
+    metrics: Metrics,
+    names: Names,
+    dropped: set[etree._Element],
+    title: str,
 ) -> list[etree._Element]:
     """The paragraphs (``<p>``, and an ``<h2>`` right after the headline: a subtitle) of
     prose, in document order, after the first ``<h1>``
@@ -43,7 +49,7 @@ def standfirst(
         container = container.getparent()
         if container is None:
             return []
-        headline = _headline_before(container, first)
+        headline = _headline_before(container, first, title)
         if headline is not None:
             break
     if headline is None:
@@ -106,11 +112,24 @@ def _beside_a_picture(paragraph: etree._Element, metrics: Metrics) -> bool:
     return False
 
 
-def _headline_before(container: etree._Element, first: etree._Element) -> etree._Element | None:
-    """The first ``<h1>`` in ``container`` before ``first`` in document order, if any."""
-    for element in container.iter("h1", first.tag):
+def _headline_before(
+    container: etree._Element, first: etree._Element, title: str
+) -> etree._Element | None:
+    """The first ``<h1>`` in ``container`` before ``first`` in document order, else the
+    first ``<h2>`` or ``<h3>`` there that repeats the page's title (a headline set one
+    level down, or whose ``<h1>`` went with the chrome), if any."""
+    by_title = None
+    for element in container.iter("h1", "h2", "h3", first.tag):
         if element is first:
-            return None
-        if element.tag == "h1" and not any(a is first for a in element.iterancestors()):
+            break
+        if any(a is first for a in element.iterancestors()):
+            continue
+        if element.tag == "h1":
             return element
-    return None
+        if (
+            by_title is None
+            and element.tag in _HEADLINES
+            and repeats_title(text_of(element), title)
+        ):
+            by_title = element
+    return by_title
