@@ -92,12 +92,7 @@ def _build_trigger_index() -> tuple[tuple[str, ...], tuple[tuple[int, ...], ...]
     for index, rule in enumerate(_RULES):
         for trigger in rule.triggers:
             rules_of.setdefault(trigger, set()).add(index)
-    for disguised in (
-        tuple(obfuscation.TYPOS)
-        + obfuscation.SPACED_TRIGGERS
-        + obfuscation.JOINED_TRIGGERS
-        + obfuscation.ENCODING_TRIGGERS
-    ):
+    for disguised in obfuscation.DISGUISED_TRIGGERS:
         rules_of.setdefault(disguised, set())
     triggers = tuple(rules_of)
     return triggers, tuple(tuple(sorted(rules_of[t])) for t in triggers)
@@ -110,16 +105,11 @@ _AUTOMATON = ahocorasick_rs.AhoCorasick(list(_TRIGGERS))
 _STARTS_WITH_WORD_CHAR = frozenset(
     i for i, trigger in enumerate(_TRIGGERS) if (trigger[0].isalnum() and ord(trigger[0]) < 0x0530)
 )
+_DISGUISED_WORDS = frozenset(obfuscation.DISGUISED_TRIGGERS)
 _DISGUISED = frozenset(
     i
     for i, trigger in enumerate(_TRIGGERS)
-    if not _RULES_OF_TRIGGER[i]
-    and (
-        trigger in obfuscation.TYPOS
-        or trigger in obfuscation.SPACED_TRIGGERS
-        or trigger in obfuscation.JOINED_TRIGGERS
-        or trigger in obfuscation.ENCODING_TRIGGERS
-    )
+    if not _RULES_OF_TRIGGER[i] and trigger in _DISGUISED_WORDS
 )
 _WHOLE_WORD = frozenset(
     i

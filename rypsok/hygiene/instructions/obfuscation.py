@@ -205,3 +205,8 @@ def decoded_payloads(text: str) -> list[str]:
         if " " in decoded and readable >= 0.95 * len(decoded):
             out.append(decoded)
     return out
+
+
+DISGUISED_TRIGGERS = (*TYPOS, *SPACED_TRIGGERS, *JOINED_TRIGGERS, *ENCODING_TRIGGERS)
+"""Every disguised form the trigger pass looks for: one found where no rule's own trigger is asks
+the detector for a second reading of the text around it."""
