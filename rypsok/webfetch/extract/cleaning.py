@@ -11,9 +11,11 @@ from lxml import etree
 from rypsok.webfetch.extract.document import (
     BLOCK_TAGS,
     HEADINGS,
+    document_order,
     holds_prose,
     repeats_title,
     text_of,
+    within,
 )
 from rypsok.webfetch.extract.names import KEPT_WHATEVER_NAMED, Names, names_furniture
 from rypsok.webfetch.extract.readability import Metrics
@@ -399,17 +401,14 @@ def after_the_text(
     paragraph of prose the reading keeps (_PROSE_END characters or more, under
     _PROSE_LINKS linked), when those paragraphs add up to an article (_AN_ARTICLE): the
     "more from", "most read" and "see also" boxes after an article's end."""
-    order: dict[etree._Element, int] = {}
-    for top in main:
-        for element in top.iter(etree.Element):
-            order[element] = len(order)
+    order = document_order(main)
     last, prose = -1, 0
     for paragraph, length, _ in metrics.paragraphs:
         if (
             length >= _PROSE_END
             and paragraph in order
             and metrics.link_density(paragraph) < _PROSE_LINKS
-            and not any(above in dropped for above in (paragraph, *paragraph.iterancestors()))
+            and not within(paragraph, dropped)
         ):
             prose += length
             last = max(last, order[paragraph])

@@ -5,6 +5,7 @@ link targets resolved to absolute http(s) URLs."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from urllib.parse import urljoin
 
 from lxml import etree
@@ -83,6 +84,33 @@ def holds_prose(element: etree._Element) -> bool:
         if total >= PROSE:
             return True
     return False
+
+
+def document_order(tops: Iterable[etree._Element]) -> dict[etree._Element, int]:
+    """Each element of ``tops``, and in them, numbered in document order."""
+    order: dict[etree._Element, int] = {}
+    for top in tops:
+        for element in top.iter(etree.Element):
+            order[element] = len(order)
+    return order
+
+
+def within(element: etree._Element, dropped: set[etree._Element]) -> bool:
+    """Whether ``element`` or an element around it is in ``dropped``."""
+    return element in dropped or any(above in dropped for above in element.iterancestors())
+
+
+def sibling_runs(
+    parent: etree._Element, counts: Callable[[etree._Element], bool]
+) -> list[list[etree._Element]]:
+    """``parent``'s element children that ``counts`` takes, grouped by tag and first class:
+    the runs of similar siblings a listing, a grid of cards or a list of teasers is made of."""
+    runs: dict[tuple[str, str], list[etree._Element]] = {}
+    for child in parent:
+        if isinstance(child.tag, str) and counts(child):
+            classes = (child.get("class") or "").split()
+            runs.setdefault((child.tag, classes[0] if classes else ""), []).append(child)
+    return list(runs.values())
 
 
 def title_of(root: etree._Element) -> str:

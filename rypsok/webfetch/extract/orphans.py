@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from lxml import etree
 
-from rypsok.webfetch.extract.document import HEADINGS
+from rypsok.webfetch.extract.document import HEADINGS, within
 
 _CLIMB = 3  # levels a heading's box may wrap it alone ("<div class=head><h3>…</h3></div>")
 
@@ -21,7 +21,7 @@ def orphan_headings(
     orphans: set[etree._Element] = set()
     for top in main:
         for heading in top.iter(*HEADINGS):
-            if _inside(heading, dropped) or not _text(heading, dropped):
+            if within(heading, dropped) or not _text(heading, dropped):
                 continue
             unit = heading
             for _ in range(_CLIMB):
@@ -51,10 +51,6 @@ def _introduces_nothing(unit: etree._Element, dropped: set[etree._Element]) -> b
             return False
         lost = lost or any(text.strip() for text in sibling.itertext())
     return lost
-
-
-def _inside(element: etree._Element, dropped: set[etree._Element]) -> bool:
-    return any(above in dropped for above in (element, *element.iterancestors()))
 
 
 def _text(element: etree._Element, dropped: set[etree._Element]) -> int:

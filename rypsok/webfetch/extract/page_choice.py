@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from lxml import etree
 
+from rypsok.webfetch.extract.document import sibling_runs
 from rypsok.webfetch.extract.names import KEPT_WHATEVER_NAMED, Names, names_furniture
 from rypsok.webfetch.extract.readability import Metrics
 
@@ -160,17 +161,15 @@ def _largest_listing(
             continue
         if len(parent) < _LISTING_ITEMS or metrics.text(parent) <= best_text:
             continue
-        runs: dict[tuple[str, str], list[etree._Element]] = {}
-        for child in parent:
-            if (
-                isinstance(child.tag, str)
-                and metrics.text(child)
+        runs = sibling_runs(
+            parent,
+            lambda child: (
+                bool(metrics.text(child))
                 and not names.names_reviews(child)
                 and not (declared_article and names.judge(child).droppable)
-            ):
-                classes = (child.get("class") or "").split()
-                runs.setdefault((child.tag, classes[0] if classes else ""), []).append(child)
-        for items in runs.values():
+            ),
+        )
+        for items in runs:
             holding = [item for item in items if item in column]
             if len(holding) == 1:
                 items = [item for item in items if item is not holding[0]]

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 
 from lxml import etree
 
+from rypsok.webfetch.extract.document import document_order, sibling_runs
+
 if TYPE_CHECKING:
     from rypsok.webfetch.extract.readability import Metrics
 
@@ -21,7 +23,7 @@ _MOSTLY = 0.8  # the share of a run's items that must be cards
 def teasers_after(top: etree._Element, metrics: Metrics, chosen: etree._Element) -> int:
     """Characters of text in the runs of teasers inside ``top`` that come after ``chosen``
     ends."""
-    order = _order([top])
+    order = document_order([top])
     end = max(order[element] for element in chosen.iter(etree.Element))
     return sum(
         metrics.text(item)
@@ -29,14 +31,6 @@ def teasers_after(top: etree._Element, metrics: Metrics, chosen: etree._Element)
         if order[run[0]] > end
         for item in run
     )
-
-
-def _order(tops: list[etree._Element]) -> dict[etree._Element, int]:
-    order: dict[etree._Element, int] = {}
-    for top in tops:
-        for element in top.iter(etree.Element):
-            order[element] = len(order)
-    return order
 
 
 def _teaser_runs(
@@ -52,12 +46,8 @@ def _teaser_runs(
             continue
         if len(parent) < _TEASERS:
             continue
-        runs: dict[tuple[str, str], list[etree._Element]] = {}
-        for child in parent:
-            if isinstance(child.tag, str) and child not in skip and metrics.text(child):
-                classes = (child.get("class") or "").split()
-                runs.setdefault((child.tag, classes[0] if classes else ""), []).append(child)
-        for items in runs.values():
+        runs = sibling_runs(parent, lambda child: child not in skip and bool(metrics.text(child)))
+        for items in runs:
             if len(items) < _TEASERS:
                 continue
             if sum(_is_teaser(item, metrics) for item in items) >= _MOSTLY * len(items):
