@@ -141,15 +141,10 @@ def _judge_names(class_: str | None, id_: str | None) -> _Judgement:
     several times slower, and every class and id of a page is judged. A word found across
     the words of a camel-cased name counts only when it covers them whole (``_in_words``):
     "APageRoot" is not a pager."""
-    written = f"{class_ or ''} {id_ or ''}".replace("_", "-")
-    names = written.lower()
-    if len(names) != len(written) or names == written:
-        written = ""  # no capitals (or a lower case of another length): substrings as they are
+    names, written = _cased(f"{class_ or ''} {id_ or ''}".replace("_", "-"))
 
-    def found(words: re.Pattern[str], text: str = names) -> bool:
-        if not written or text is not names:
-            return words.search(text) is not None
-        return any(_in_words(match, written) for match in words.finditer(text))
+    def found(words: re.Pattern[str]) -> bool:
+        return _found(words, names, written)
 
     weight = 0
     if found(_NEGATIVE_RE) or "hid" in names.split():
@@ -167,6 +162,21 @@ def _judge_names(class_: str | None, id_: str | None) -> _Judgement:
             or _BOILERPLATE_RE.search(rest)
         )
     return _Judgement(weight, unlikely, boilerplate, content, droppable)
+
+
+def _cased(written: str) -> tuple[str, str]:
+    """The names lower-cased, and as written when capitals split their words; else "" (no
+    capitals, or a lower case of another length): then words are found as substrings."""
+    names = written.lower()
+    return names, "" if len(names) != len(written) or names == written else written
+
+
+def _found(words: re.Pattern[str], names: str, written: str) -> bool:
+    """Whether ``words`` occur in the lower-cased ``names``; with ``written``, only where
+    they lie within one written word or cover whole ones (``_in_words``)."""
+    if not written:
+        return words.search(names) is not None
+    return any(_in_words(match, written) for match in words.finditer(names))
 
 
 # The words of a name as its capitals split it: runs of capitals, and a capital or none
@@ -214,11 +224,7 @@ def names_furniture(element: etree._Element) -> bool:
     class_, id_ = element.get("class"), element.get("id")
     if class_ is None and id_ is None:
         return False
-    written = f"{class_ or ''} {id_ or ''}"
-    names = written.lower()
-    if len(names) != len(written) or names == written:
-        return _FURNITURE_RE.search(names) is not None
-    return any(_in_words(match, written) for match in _FURNITURE_RE.finditer(names))
+    return _found(_FURNITURE_RE, *_cased(f"{class_ or ''} {id_ or ''}"))
 
 
 # Names of a list of links: a menu, a pager, a trail of breadcrumbs. An element so named
