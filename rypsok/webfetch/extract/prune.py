@@ -112,10 +112,11 @@ def _in_a_section(element: etree._Element) -> bool:
 
 
 _CHROME_TAGS = frozenset({"nav", "header", "footer", "aside", "menu"})
-# Chrome that goes even when the page is read again with its chrome (an unclosed <header>
-# or a page whose one section is an <aside>): a dialog over the page (a feedback form, a
-# consent box) is never the page's text, unless it holds the article.
-_MODAL_ROLES = frozenset({"dialog", "alertdialog"})
+# The roles of a dialog (_is_a_dialog). Chrome with one goes even when the page is read
+# again with its chrome (an unclosed <header> or a page whose one section is an <aside>): a
+# dialog over the page (a feedback form, a consent box) is never the page's text, unless it
+# holds the article.
+_DIALOG_ROLES = frozenset({"dialog", "alertdialog"})
 _CHROME_ROLES = frozenset(
     {
         "navigation",
@@ -189,11 +190,11 @@ class Pruned(NamedTuple):
 def prune(body: etree._Element, names: Names, drop_chrome: bool) -> Pruned:
     """Remove what a browser does not render and, with ``drop_chrome``, the page chrome
     (navigation, headers, footers, sidebars; dialogs in any case). Returns the elements that
-    are or hold an article (``<article>``, ``<main>``, role=main, itemprop=articleBody, a class named
-    like an article body), how many chrome elements were removed and how much text outside
-    links the removed headers and navigation and, apart, the removed asides held, and the
-    folded elements:
-    what is ``aria-hidden`` but kept, being long text that nothing else on the page holds.
+    are or hold an article (``<article>``, ``<main>``, role=main, itemprop=articleBody, a
+    class named like an article body), how many chrome elements were removed and how much
+    text outside links the removed headers and navigation and, apart, the removed asides
+    held, and the folded elements: what is ``aria-hidden`` but kept, being long text that
+    nothing else on the page holds.
 
     A chrome element that holds the article stays: the markup put the document inside it
     (an unclosed ``<header>`` swallows what follows). So does an ``aria-hidden`` one, which
@@ -222,9 +223,7 @@ def prune(body: etree._Element, names: Names, drop_chrome: bool) -> Pruned:
             aria_hidden.append(element)
         role = element.get("role")
         if (in_dialog and element.getparent() in in_dialog) or (
-            (tag == "dialog" or role in _DIALOG_ROLES or element.get("aria-modal") is not None)
-            and element is not body
-            and _is_a_dialog(element, tag, role)
+            element is not body and _is_a_dialog(element, tag, role)
         ):
             in_dialog.add(element)
         if (tag in _CHROME_TAGS and not (tag == "header" and _in_a_section(element))) or (
@@ -271,7 +270,7 @@ def prune(body: etree._Element, names: Names, drop_chrome: bool) -> Pruned:
     removed = header_text = aside_text = 0
     for element in chrome:
         if (
-            (drop_chrome or element.get("role") in _MODAL_ROLES)
+            (drop_chrome or element.get("role") in _DIALOG_ROLES)
             and element not in holders
             and element.getparent() is not None
             and not _heads_the_article(element)
@@ -284,9 +283,6 @@ def prune(body: etree._Element, names: Names, drop_chrome: bool) -> Pruned:
             _remove(element)
             removed += 1
     return Pruned(holders, removed, header_text, aside_text, folded)
-
-
-_DIALOG_ROLES = frozenset({"dialog", "alertdialog"})
 
 
 def _is_a_dialog(element: etree._Element, tag: str, role: str | None) -> bool:
@@ -309,7 +305,7 @@ def _heads_the_article(element: etree._Element) -> bool:
     """Whether ``element`` is a ``<header>`` holding an ``<h1>`` and a paragraph of prose."""
     if element.tag != "header" or not any(True for _ in islice(element.iter("h1"), 1)):
         return False
-    return any(_unlinked_length(p) >= _STANDFIRST for p in element.iter("p"))
+    return _holds_a_prose_paragraph(element)
 
 
 def _a_note_in_the_article(element: etree._Element) -> bool:
@@ -319,6 +315,10 @@ def _a_note_in_the_article(element: etree._Element) -> bool:
     the reading by its link density and its names)."""
     if element.tag != "aside" or not any(True for _ in element.iterancestors("article")):
         return False
+    return _holds_a_prose_paragraph(element)
+
+
+def _holds_a_prose_paragraph(element: etree._Element) -> bool:
     return any(_unlinked_length(p) >= _STANDFIRST for p in element.iter("p"))
 
 
