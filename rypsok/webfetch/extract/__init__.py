@@ -103,10 +103,11 @@ def extract_html(html: str, base_url: str) -> Extracted:
             with_chrome, _, _, _ = _content(root, base, title, drop_chrome=False)
             if len(with_chrome) > _CHROME_HELD_THE_PAGE * len(markdown):
                 markdown = with_chrome
-    if _text_length(_MARKDOWN_LINK.sub("", markdown)) < _TINY_READING:
+    unlinked = _MARKDOWN_LINK.sub("", markdown)
+    if _text_length(unlinked) < _TINY_READING:
         root, _, _ = parse(html)  # pruning removed the <noscript>, <textarea> and <script>
         if root is not None:
-            markdown, cut = _carried_reading(carried(root), base, title, markdown)
+            markdown, cut = _carried_reading(carried(root), base, title, markdown, len(unlinked))
             partial = partial or cut
     return Extracted(title=title, markdown=markdown, partial=partial, removed=removed)
 
@@ -115,8 +116,9 @@ def extract_html(html: str, base_url: str) -> Extracted:
 # (<header>, role=banner, <nav>, <menu>, role=navigation, menu, menubar) held this many
 # times the text that survived them, outside links (a menu holds next to none), and that
 # reading is taken when it gives this many times as much: an unclosed <header> or <nav>
-# holds the whole document, and a skip link or a footer line outside it is not the page. Footers and dialogs are not counted: a footer holding a shop's privacy policy
-# and terms (100,000 characters on one wcxb-dev page) is still a footer.
+# holds the whole document, and a skip link or a footer line outside it is not the page.
+# Footers and dialogs are not counted: a footer holding a shop's privacy policy and terms
+# (100,000 characters on one wcxb-dev page) is still a footer.
 _CHROME_HELD_THE_PAGE = 3
 # An <aside> counts too when what survived it holds no <article> and under this many
 # characters of paragraphs: a template that puts the page's one section in an <aside>
@@ -144,13 +146,16 @@ def _text_length(markdown: str) -> int:
     return sum(len(line) for line in markdown.split("\n") if not line.startswith("#"))
 
 
-def _carried_reading(page: Carried, base: str, title: str, markdown: str) -> tuple[str, bool]:
+def _carried_reading(
+    page: Carried, base: str, title: str, markdown: str, unlinked_length: int
+) -> tuple[str, bool]:
     """The longest reading of the article the page carries as text, each source through
     the bounded parse and the same pipeline, if it holds several times what ``markdown``
-    does, and whether that source was cut at a bound; else ``markdown`` and False."""
+    does without its links (``unlinked_length`` characters), and whether that source was
+    cut at a bound; else ``markdown`` and False."""
     best, best_length, best_cut = (
         markdown,
-        max(_CARRIED_TEXT, _CARRIED_OVER_READING * len(_MARKDOWN_LINK.sub("", markdown))),
+        max(_CARRIED_TEXT, _CARRIED_OVER_READING * unlinked_length),
         False,
     )
     for source in sources(page):
