@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from collections import Counter
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from rypsok.hygiene.text import clean_content
 from rypsok.webfetch.extract import markdown_page, plain_text_page
 from tests import commonmark
 
-SETTINGS = settings(max_examples=400, deadline=None)
+SETTINGS = settings(max_examples=250, deadline=None)
 PAGE_URL = "https://docs.a.test/guide/page.md"
 
 MARKUP = [
@@ -31,14 +31,25 @@ MARKUP = [
     "![i](/p.png)", '[t](/rel "ti\\"tle")', "\\<", "\\[", "`[x](javascript:c)`", "xs[0]",
 ]  # fmt: skip
 WORDS = st.from_regex(r"[a-z]{1,8}", fullmatch=True)
-# as the judging gets them: after the cleaner (no CR, no controls but TAB and LF)
-PAGES = st.lists(st.one_of(st.sampled_from(MARKUP), WORDS, st.text(max_size=4)), max_size=40).map(
-    lambda pieces: clean_content("".join(pieces)).text
-)
+
+
+def pages(text: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    """Pages as the judging gets them: after the cleaner (no CR, no controls but TAB, LF)."""
+    pieces = st.lists(st.one_of(st.sampled_from(MARKUP), WORDS, text), max_size=40)
+    return pieces.map(lambda chosen: clean_content("".join(chosen)).text)
+
+
+PAGES = pages(st.text(max_size=4))
+# Where the two parsers read Unicode white space apart (markdown-it's patterns take U+00A0
+# for white space, CommonMark does not), rypsok makes inert what either reads as markup:
+# "comes back as written" is asked of pages both read alike.
+ASCII_PAGES = pages(st.text(st.characters(max_codepoint=127), max_size=4))
 
 
 @SETTINGS
 @given(PAGES)
+@example("<p\xa0")  # an HTML block for markdown-it, text for CommonMark
+@example('<a\xa0href="javascript:x">y</a>')
 def test_a_markdown_page_keeps_only_http_links(page: str) -> None:
     reading = commonmark.read(markdown_page(page, PAGE_URL))
     assert commonmark.only_http_links(reading), reading.links
@@ -54,7 +65,7 @@ def test_a_plain_text_keeps_only_http_autolinks(page: str) -> None:
 
 
 @SETTINGS
-@given(PAGES)
+@given(ASCII_PAGES)
 def test_a_plain_text_without_markup_comes_back_as_written(page: str) -> None:
     reading = commonmark.read(page)
     if reading.images or reading.html or not commonmark.only_http_autolinks(reading):
@@ -63,7 +74,7 @@ def test_a_plain_text_without_markup_comes_back_as_written(page: str) -> None:
 
 
 @SETTINGS
-@given(PAGES)
+@given(ASCII_PAGES)
 def test_a_markdown_page_whose_markup_is_allowed_comes_back_as_written(page: str) -> None:
     reading = commonmark.read(page)
     if reading.images or reading.html or not commonmark.only_http_links(reading):

@@ -53,11 +53,25 @@ def _judged(text: str, base_url: str | None) -> str:
         return text  # every link, image, autolink and piece of HTML starts with one of them
     for _ in range(MAX_ROUNDS):
         data = text.encode()
-        edits = _pending(text, data, base_url)
+        edits, settled = _edits(data, text, base_url)
+        if edits:
+            text = _applied(data, edits).decode()
+        if edits and not settled:
+            continue
+        spaced = _spaced(text)
+        if spaced is None:
+            return text
+        data = text.encode()
+        edits, _ = _edits(data, spaced, base_url)
         if not edits:
             return text
         text = _applied(data, edits).decode()
-    return text if not _pending(text, text.encode(), base_url) else inert(text)
+    return inert(text) if _still_live(text, base_url) else text
+
+
+def _still_live(text: str, base_url: str | None) -> bool:
+    data, spaced = text.encode(), _spaced(text)
+    return bool(_edits(data, text, base_url)[0] or spaced and _edits(data, spaced, base_url)[0])
 
 
 # Unicode white space that is not CommonMark's (ASCII) white space, each as ASCII spaces of
@@ -66,15 +80,14 @@ _WIDE_SPACES = "\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008
 _AS_ASCII_SPACES = str.maketrans({c: " " * len(c.encode()) for c in _WIDE_SPACES})
 
 
-def _pending(text: str, data: bytes, base_url: str | None) -> list[Edit]:
-    """The edits that one reading of the page asks for. A second reading takes Unicode white
-    space for white space, as renderers whose patterns use ``\\s`` do (markdown-it, in
-    JavaScript and Python): ``<p\\xa0`` starts an HTML block there, not in CommonMark."""
-    edits = _edits(data, text, base_url)
-    if edits or text.isascii():
-        return edits
+def _spaced(text: str) -> str | None:
+    """The page for a second reading, which takes Unicode white space for white space as
+    renderers whose patterns use ``\\s`` do (markdown-it, in JavaScript and in Python):
+    ``<p\\xa0`` starts an HTML block there, not in CommonMark. None when it reads the same."""
+    if text.isascii():
+        return None
     spaced = text.translate(_AS_ASCII_SPACES)
-    return _edits(data, spaced, base_url) if spaced != text else edits
+    return None if spaced == text else spaced
 
 
 def _applied(data: bytes, edits: list[Edit]) -> bytes:
@@ -92,61 +105,74 @@ def _applied(data: bytes, edits: list[Edit]) -> bytes:
 class _Link:
     __slots__ = ("start", "end", "kind", "dest", "title", "image", "inner_end")
 
-    def __init__(self, start: int, end: int, link: dict, image: bool) -> None:
-        self.start, self.end, self.image = start, end, image
+    def __init__(self, span: dict, link: dict, image: bool, data: bytes) -> None:
+        self.start, self.end, self.image = span["start"], span["end"], image
         self.kind, self.dest, self.title = link["link_type"], link["dest_url"], link["title"]
-        self.inner_end = start + (2 if image else 1)  # past ``[`` or ``![``
+        if self.kind == "Collapsed" and data[self.end : self.end + 2] == b"[]":
+            self.end += 2  # pulldown-cmark's range leaves out the empty label
+        self.inner_end = self.start + 1 + image  # past ``[`` or ``![``: an empty text
 
 
-def _edits(data: bytes, read: str, base_url: str | None) -> list[Edit]:
+def _edits(data: bytes, read: str, base_url: str | None) -> tuple[list[Edit], bool]:
     """What to change in ``data`` (a page as UTF-8) so that nothing is left live but what
     the page's media type allows (``base_url`` None: plain text), as ``read`` parses: the
-    page, or a copy of it with the same UTF-8 offsets."""
+    page, or a copy of it with the same UTF-8 offsets. And whether they settle the page:
+    only relative targets resolved, which frees nothing for another reading. One pass over
+    the events, the most frequent (text, code, breaks) dealt with first: 5 MB of Markdown
+    has a million."""
     markdown = base_url is not None
     edits: list[Edit] = []
-    open_links: list[_Link] = []  # links (and, in plain text, images) around this event
+    links: list[_Link] = []  # open links (and, in plain text, images), innermost last
     image: _Link | None = None  # in Markdown, the image being replaced by its alt text
     alt: list[str] = []
-    image_depth = 0
-    definitions_rewritten = markdown and _rewrite_definitions(data, read, base_url, edits)
+    depth = 0  # of images in that image
+    previous: dict | None = None  # the previous event's range; None just after a link opens
+    judge = _Judge(
+        data, base_url, _rewrite_definitions(data, read, base_url, edits) if markdown else set()
+    )
     for event, span in pyromark.events_with_range(read, merge_text=True):
-        start, end = span["start"], span["end"]
-        tag = event.get("Start") if type(event) is dict else None
-        link = (tag.get("Link") or tag.get("Image")) if type(tag) is dict else None
-        if link is not None and link["link_type"] == "Collapsed":
-            end = _with_empty_label(data, end)
         if image is not None:
-            image_depth += _image_nesting(event)
-            if image_depth:
-                _read_alt(event, alt)
+            depth += _read_alt(event, alt)
+            if depth:
                 continue
             edits.append((image.start, image.end, _alt(alt)))
-            end, image = image.end, None
-        elif type(event) is dict and event.get("End") in ("Link", "Image") and open_links:
-            closed = open_links.pop()
-            edits += _judge_link(data, closed, base_url, definitions_rewritten)
-            end = closed.end
-        if open_links:
-            open_links[-1].inner_end = max(open_links[-1].inner_end, end)
-        if link is not None:
-            if markdown and "Image" in tag:
-                image, image_depth, alt = _Link(start, end, link, True), 1, []
-            else:
-                open_links.append(_Link(start, end, link, "Image" in tag))
-        elif tag == "HtmlBlock" or (type(event) is dict and "InlineHtml" in event):
-            edits.append(_inert_html(data, start, end))
-    return edits
+            previous, image, judge.settled = {"end": image.end}, None, False
+            continue
+        if type(event) is not dict or "Text" in event or "Code" in event:
+            previous = span
+            continue
+        if "Start" in event:
+            tag = event["Start"]
+            if type(tag) is dict and ("Link" in tag or "Image" in tag):
+                is_image = "Image" in tag
+                link = _Link(span, tag["Image"] if is_image else tag["Link"], is_image, data)
+                if markdown and is_image:
+                    image, depth, alt = link, 1, []
+                else:
+                    links.append(link)
+                    previous = None
+                continue
+            if tag == "HtmlBlock":
+                edits.append(_inert_html(data, span["start"], span["end"]))
+                judge.settled = False
+        elif "End" in event:
+            if links and event["End"] in ("Link", "Image"):
+                closed = links.pop()
+                if previous is not None:
+                    closed.inner_end = previous["end"]
+                edits += judge(closed)
+                previous = {"end": closed.end}
+                continue
+        elif "InlineHtml" in event:
+            edits.append(_inert_html(data, span["start"], span["end"]))
+            judge.settled = False
+        previous = span
+    return edits, judge.settled
 
 
-def _image_nesting(event: object) -> int:
-    if type(event) is not dict:
-        return 0
-    if type(event.get("Start")) is dict and "Image" in event["Start"]:
-        return 1
-    return -1 if event.get("End") == "Image" else 0
-
-
-def _read_alt(event: object, alt: list[str]) -> None:
+def _read_alt(event: object, alt: list[str]) -> int:
+    """Reads an event inside an image into its alternative text; the change in the depth
+    of images."""
     if type(event) is not dict:
         if event in ("SoftBreak", "HardBreak"):
             alt.append(" ")
@@ -154,21 +180,39 @@ def _read_alt(event: object, alt: list[str]) -> None:
         alt.append(event["Text"])
     elif "Code" in event:
         alt.append(event["Code"])
+    elif type(event.get("Start")) is dict and "Image" in event["Start"]:
+        return 1
+    elif event.get("End") == "Image":
+        return -1
+    return 0
 
 
-def _judge_link(
-    data: bytes, link: _Link, base_url: str | None, definitions_rewritten: bool
-) -> list[Edit]:
-    if link.dest[:8].lower().startswith(_HTTP):
-        if base_url is not None or link.kind == "Autolink":
-            return []  # an absolute http(s) target stays as written
-    elif base_url is not None and link.kind not in _AUTOLINKS:
-        resolved = resolve(base_url, link.dest)
-        if resolved is not None:
-            if link.kind in _REFERENCES and definitions_rewritten:
-                return []  # its definition is rewritten: judged again in the next round
-            return _resolved(data, link, resolved)
-    return _made_inert(data, link)
+class _Judge:
+    """A link's verdict: the edits that keep, resolve or make it inert (relative targets
+    resolved once each). ``settled`` turns false once one is made inert."""
+
+    def __init__(self, data: bytes, base_url: str | None, rewritten: set[str]) -> None:
+        self.data, self.base_url = data, base_url
+        self.rewritten = rewritten  # targets of the definitions resolved in place
+        self.resolved: dict[str, str | None] = {}
+        self.settled = True
+
+    def __call__(self, link: _Link) -> list[Edit]:
+        if link.dest[:8].lower().startswith(_HTTP):
+            if self.base_url is not None or link.kind == "Autolink":
+                return []  # an absolute http(s) target stays as written
+        elif self.base_url is not None and link.kind not in _AUTOLINKS:
+            if link.dest not in self.resolved:
+                self.resolved[link.dest] = resolve(self.base_url, link.dest)
+            url = self.resolved[link.dest]
+            if url is not None:
+                if link.kind in _REFERENCES and link.dest in self.rewritten:
+                    return []  # its definition is resolved in place
+                edits = _resolved(self.data, link, url)
+                if edits:
+                    return edits
+        self.settled = False
+        return _made_inert(self.data, link)
 
 
 def _made_inert(data: bytes, link: _Link) -> list[Edit]:
@@ -192,7 +236,7 @@ def _resolved(data: bytes, link: _Link, url: str) -> list[Edit]:
     link's (which becomes an inline one: its definition could not be rewritten)."""
     close = _text_close(data, link)
     if close is None:
-        return _made_inert(data, link)
+        return []
     return [(close + 1, link.end, _destination(url, link.title, "(", ")"))]
 
 
@@ -207,11 +251,6 @@ def _text_close(data: bytes, link: _Link) -> int | None:
     return close
 
 
-def _with_empty_label(data: bytes, end: int) -> int:
-    """A collapsed reference's range leaves out its ``[]``."""
-    return end + 2 if data[end : end + 2] == b"[]" else end
-
-
 def _alt(parts: list[str]) -> bytes:
     text = " ".join("".join(parts).split())
     return escape_line_start(escape(text)).encode() if text else b""
@@ -221,12 +260,12 @@ def _inert_html(data: bytes, start: int, end: int) -> Edit:
     return start, end, inert(data[start:end].decode()).encode()
 
 
-def _rewrite_definitions(data: bytes, read: str, base_url: str, edits: list[Edit]) -> bool:
+def _rewrite_definitions(data: bytes, read: str, base_url: str, edits: list[Edit]) -> set[str]:
     """Each link reference definition with a relative destination gets it resolved (the
-    first of each label: the one a renderer uses). Whether any was."""
+    first of each label: the one a renderer uses). The destinations so resolved."""
+    rewritten: set[str] = set()
     if b"]:" not in data:
-        return False
-    rewritten = False
+        return rewritten
     for definition in pyromark.reference_definitions(read).values():
         dest, span = definition["dest"], definition["span"]
         if dest[:8].lower().startswith(_HTTP):
@@ -239,7 +278,7 @@ def _rewrite_definitions(data: bytes, read: str, base_url: str, edits: list[Edit
         if colon is None:
             continue
         edits.append((colon + 2, end, _destination(resolved, definition["title"], " ", "")))
-        rewritten = True
+        rewritten.add(dest)
     return rewritten
 
 
