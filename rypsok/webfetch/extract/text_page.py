@@ -22,6 +22,8 @@ always inert.
 
 from __future__ import annotations
 
+import bisect
+
 import pyromark
 
 from rypsok.webfetch.extract.commonmark import escape, escape_line_start, inert, markdown_url
@@ -130,6 +132,7 @@ def _edits(data: bytes, read: str, base_url: str | None) -> tuple[list[Edit], bo
     judge = _Judge(
         data, base_url, _rewrite_definitions(data, read, base_url, edits) if markdown else set()
     )
+    cdata = _Cdata() if _CDATA in data else None
     for event, span in pyromark.events_with_range(read, merge_text=True):
         if image is not None:
             depth += _read_alt(event, alt)
@@ -138,11 +141,18 @@ def _edits(data: bytes, read: str, base_url: str | None) -> tuple[list[Edit], bo
             edits.append((image.start, image.end, _alt(alt)))
             previous, image, judge.settled = {"end": image.end}, None, False
             continue
-        if type(event) is not dict or "Text" in event or "Code" in event:
+        if type(event) is not dict or "Text" in event:
+            previous = span
+            continue
+        if "Code" in event:
+            if cdata is not None:
+                cdata.code.append(span)
             previous = span
             continue
         if "Start" in event:
             tag = event["Start"]
+            if cdata is not None:
+                cdata.read(tag, span)
             if type(tag) is dict and ("Link" in tag or "Image" in tag):
                 is_image = "Image" in tag
                 link = _Link(span, tag["Image"] if is_image else tag["Link"], is_image, data)
@@ -167,7 +177,69 @@ def _edits(data: bytes, read: str, base_url: str | None) -> tuple[list[Edit], bo
             edits.append(_inert_html(data, span["start"], span["end"]))
             judge.settled = False
         previous = span
+    if cdata is not None:
+        missed = cdata.missed(data, edits)
+        edits += missed
+        judge.settled = judge.settled and not missed
     return edits, judge.settled
+
+
+_CDATA = b"<![CDATA["
+
+
+class _Cdata:
+    """The CDATA sections pulldown-cmark did not read as raw HTML: with a ``[`` inside
+    (``<![CDATA[[t](x)]]>``) it reads a link where CommonMark, and markdown-it, read the
+    section. Each one in a paragraph or heading that holds its ``]]>`` gets a backslash
+    before its ``<``, unless it is in code or in what is already edited."""
+
+    def __init__(self) -> None:
+        self.code: list[dict] = []
+        self.blocks: list[dict] = []  # paragraphs and headings: where inline HTML can be
+
+    def read(self, tag: object, span: dict) -> None:
+        if tag == "Paragraph" or type(tag) is dict and "Heading" in tag:
+            self.blocks.append(span)
+        elif type(tag) is dict and "CodeBlock" in tag:
+            self.code.append(span)
+
+    def missed(self, data: bytes, edits: list[Edit]) -> list[Edit]:
+        taken = _Ranges(
+            [(span["start"], span["end"]) for span in self.code] + [e[:2] for e in edits]
+        )
+        blocks = _Ranges([(span["start"], span["end"]) for span in self.blocks])
+        missed: list[Edit] = []
+        at = data.find(_CDATA)
+        while at >= 0:
+            block_end = blocks.end_around(at)
+            if (
+                block_end is not None
+                and data.find(b"]]>", at, block_end) >= 0
+                and taken.end_around(at) is None
+                and not _escaped(data, at)
+            ):
+                missed.append((at, at + 1, b"\\<"))
+            at = data.find(_CDATA, at + len(_CDATA))
+        return missed
+
+
+class _Ranges:
+    """Ranges, nested or not, and which one reaches furthest around a position."""
+
+    def __init__(self, ranges: list[tuple[int, int]]) -> None:
+        ranges.sort()
+        self.starts = [start for start, _ in ranges]
+        self.reach: list[int] = []  # the furthest end of the ranges so far
+        furthest = 0
+        for _, end in ranges:
+            furthest = max(furthest, end)
+            self.reach.append(furthest)
+
+    def end_around(self, at: int) -> int | None:
+        before = bisect.bisect_right(self.starts, at) - 1
+        if before < 0 or self.reach[before] <= at:
+            return None
+        return self.reach[before]
 
 
 def _read_alt(event: object, alt: list[str]) -> int:
@@ -286,11 +358,18 @@ def _label_end(data: bytes, start: int, end: int) -> int | None:
     """The ``]`` before the ``:`` of a definition: the first ``]`` no backslash escapes."""
     at = data.find(b"]", start, end)
     while at >= 0:
-        backslashes = at - len(data[start:at].rstrip(b"\\")) - start
-        if not backslashes % 2:
+        if not _escaped(data, at):
             return at if data[at + 1 : at + 2] == b":" else None
         at = data.find(b"]", at + 1, end)
     return None
+
+
+def _escaped(data: bytes, at: int) -> bool:
+    """Whether an odd run of backslashes stands before ``data[at]``."""
+    run = 0
+    while run < at and data[at - run - 1] == 0x5C:
+        run += 1
+    return run % 2 == 1
 
 
 def _destination(url: str, title: str | None, before: str, after: str) -> bytes:
