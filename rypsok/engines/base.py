@@ -16,6 +16,9 @@ Each engine module defines exactly:
     the engine's own reading: its format, its documented errors. Nothing calls it
     directly: every answer goes through :func:`read_answer`, which runs the block-page
     check before a ``parse_failure`` stands.
+
+A paid engine may also define ``usage(status, headers, body) -> Usage | None``: what the
+answer says the call cost or what is left, read through :func:`read_usage`.
 """
 
 from __future__ import annotations
@@ -62,6 +65,7 @@ sends more than a few hundred KiB for its largest page of results."""
 log = logging.getLogger("rypsok.engines")
 
 QueryUnit = Literal["characters", "bytes"]
+UsageUnit = Literal["usd", "credits"]
 
 
 @dataclass(frozen=True)
@@ -102,6 +106,11 @@ class EngineInfo:
     listed_without_credential: bool = True
     """False for the bring-your-own-key engines (tavily, exa, kagi, serper): without their
     key they are not offered at all, not even as ``disabled`` in engine_status."""
+    takes_region: bool = False
+    """Whether the engine sends the operator's ``region`` (``EngineSearch.region``)."""
+    cost_unit: UsageUnit | None = None
+    """The unit of the per-call cost the engine's answers report (``usage``); None when
+    they report none. ``max_cost_per_month`` is counted in it."""
 
     def honours_time_range(self, time_range: str) -> bool:
         return time_range in self.time_ranges
@@ -128,6 +137,9 @@ class EngineSearch:
     time_range: str | None = None
     now: dt.datetime = field(default_factory=lambda: dt.datetime.now(dt.UTC))
     user_agent: str = "rypsok"
+    region: str | None = None
+    """The operator's ``[engines.<id>] region`` (ISO 3166-1 alpha-2, lower case); None for
+    none, and then the engine sends no region and its provider applies its own default."""
 
     def since(self) -> dt.datetime | None:
         if self.time_range is None:
@@ -150,6 +162,21 @@ class RawResult:
 class EngineFailure:
     reason: FailureReason
     retry_after_s: float | None = None
+    spent: bool = field(default=False, compare=False)
+    """The provider said the plan's money or credits are gone (a ``rate_limited`` that does
+    not clear in a minute): the search rests the engine (``[engines.<id>] spent_rest_s``).
+    Not part of equality: a failure is its reason and its wait."""
+
+
+@dataclass(frozen=True)
+class Usage:
+    """What a paid engine's answer says of its cost, in the provider's own unit: ``cost``
+    what this call cost (None when the answer does not say), ``balance`` what is left on
+    the account (None when the answer does not say)."""
+
+    unit: UsageUnit
+    cost: float | None = None
+    balance: float | None = None
 
 
 PARSER_MODULES = ("httpx", "lxml.etree", "lxml.html", "parsel", "email.utils")
@@ -238,6 +265,23 @@ def read_answer(
     if isinstance(answer, EngineFailure) and answer.reason == "parse_failure":
         return _block_page_or_parse_failure(body)
     return answer
+
+
+def read_usage(
+    module: ModuleType, status: int, headers: httpx.Headers, body: bytes
+) -> Usage | None:
+    """The cost or balance the answer reports, for an engine that defines ``usage``; None
+    when it defines none, the answer reports nothing, or reading it failed (logged)."""
+    reader = getattr(module, "usage", None)
+    if reader is None:
+        return None
+    try:
+        return reader(status, headers, body)
+    except Exception:
+        log.warning(
+            "engine_usage_unreadable", extra={"fields": {"engine": module.INFO.id}}, exc_info=True
+        )
+        return None
 
 
 def load_json(body: bytes) -> Any:
