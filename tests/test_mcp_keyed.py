@@ -302,9 +302,14 @@ async def test_metrics_name_engines_never_keys(engine_server, tmp_path):
             )
     assert structured(result)["outcome"] == "partial"
     labels = set()
+    costs = {}
     for family in text_string_to_metric_families(scraped.text):
         for sample in family.samples:
             labels |= {(name, value) for name, value in sample.labels.items()}
+            if sample.name == "rypsok_engine_cost_total":
+                costs[(sample.labels["engine"], sample.labels["unit"])] = sample.value
+    # Tavily's answer reported one credit (include_usage); Exa's 402 reported no cost
+    assert costs == {("tavily", "credits"): 1.0}
     assert {("engine", "tavily"), ("engine", "exa")} <= labels
     assert ("engine", "serper") not in labels and ("engine", "kagi") not in labels
     assert ("result", "rate_limited") in labels
