@@ -146,9 +146,8 @@ def test_tavily_news_without_a_time_range_is_not_tavilys_three_days() -> None:
     assert body == {
         **TAVILY_GENERAL_BODY,
         "topic": "news",
-        "days": tavily.NEWS_DAYS_WITHOUT_A_TIME_RANGE,
+        "days": 3650,
     }
-    assert tavily.NEWS_DAYS_WITHOUT_A_TIME_RANGE == 3650
     assert "time_range" not in body
 
 

@@ -75,7 +75,7 @@ INFO = EngineInfo(
 
 _MAX_RESULTS = 20
 _PLAN_LIMITS = frozenset({432, 433})
-NEWS_DAYS_WITHOUT_A_TIME_RANGE = 3650
+_NEWS_DAYS = 3650
 """``days`` for a news search with no time range: ten years, so that "no time filter" is
 not Tavily's news default of three days."""
 
@@ -94,7 +94,7 @@ def build_request(endpoint: str, search: EngineSearch, credential: str | None) -
     if search.time_range is not None:
         body["time_range"] = search.time_range
     elif body["topic"] == "news":
-        body["days"] = NEWS_DAYS_WITHOUT_A_TIME_RANGE
+        body["days"] = _NEWS_DAYS
     headers = {"Accept": "application/json", "User-Agent": search.user_agent}
     if credential:
         headers["Authorization"] = f"Bearer {credential}"
