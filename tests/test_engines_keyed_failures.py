@@ -16,8 +16,8 @@ import httpx
 import pytest
 
 from rypsok.engines import exa, kagi, serper, tavily
-from rypsok.engines.base import EngineFailure, RawResult, Usage, read_usage
-from tests.engine_samples import CAPTCHA_PAGE, ERROR_PAGE, fixture, parse
+from rypsok.engines.base import EngineFailure, RawResult, Usage, read_reading
+from tests.engine_samples import CAPTCHA_PAGE, ERROR_PAGE, fixture, make_search, parse
 
 KEYED = (tavily, exa, kagi, serper)
 
@@ -161,6 +161,20 @@ def test_a_rate_limit_is_not_a_spent_plan() -> None:
 
 # --- what each call cost ----------------------------------------------------------------------
 
+
+def usage_of(module: ModuleType, body: bytes, status: int = 200) -> Usage | None:
+    """What the answer says the call cost, as the orchestrator reads it with the answer."""
+    return read_reading(module, status, httpx.Headers(), body, make_search()).usage
+
+
+def test_the_cost_of_a_failed_answer_is_read_with_the_failure() -> None:
+    reading = read_reading(
+        kagi, 402, httpx.Headers(), fixture("kagi", "v0_error_402.json"), make_search()
+    )
+    assert (reading.answer.reason, reading.answer.spent) == ("rate_limited", True)
+    assert reading.usage == Usage("usd", balance=0.0)
+
+
 USAGES = [
     (tavily, "search.json", Usage("credits", cost=1.0)),
     (tavily, "news.json", Usage("credits", cost=1.0)),
@@ -185,7 +199,7 @@ USAGES = [
 )
 def test_usage_is_what_the_answer_reports(module: ModuleType, name: str, expected) -> None:
     body = fixture(module.INFO.id, name)
-    assert read_usage(module, 200, httpx.Headers(), body) == expected
+    assert usage_of(module, body) == expected
 
 
 @pytest.mark.parametrize("module", KEYED, ids=lambda m: m.INFO.id)
@@ -200,13 +214,13 @@ def test_usage_is_what_the_answer_reports(module: ModuleType, name: str, expecte
     ids=["empty", "list", "negative-or-wrong-type", "null"],
 )
 def test_usage_that_is_not_a_number_is_not_read(module: ModuleType, body: bytes) -> None:
-    assert read_usage(module, 200, httpx.Headers(), body) is None
+    assert usage_of(module, body) is None
 
 
 def test_engines_without_a_cost_report_none() -> None:
     from rypsok.engines import wikipedia
 
-    assert read_usage(wikipedia, 200, httpx.Headers(), b'{"credits": 5}') is None
+    assert usage_of(wikipedia, b'{"credits": 5}') is None
     assert {m.INFO.id: m.INFO.cost_unit for m in KEYED} == {
         "tavily": "credits",
         "exa": "usd",

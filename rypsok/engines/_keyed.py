@@ -88,19 +88,19 @@ def failure_for_message(message: Any, headers: httpx.Headers) -> EngineFailure:
 def answer_items(
     status: int,
     headers: httpx.Headers,
-    body: bytes,
+    document: dict[str, Any] | None,
     *,
     plan_limits: frozenset[int],
     key: str,
     error: Callable[[dict[str, Any]], Any],
 ) -> list[Any] | EngineFailure:
-    """The list of items under ``key`` of a JSON answer, or the failure the answer is: its
-    status, a body that is not a JSON object, the error ``error`` finds in it (None when
-    there is none), or an object without ``key``."""
+    """The list of items under ``key`` of a JSON answer (``document``, None when the body
+    is not a JSON object), or the failure the answer is: its status, a body that is not a
+    JSON object, the error ``error`` finds in it (None when there is none), or an object
+    without ``key``."""
     failed = failure(status, headers, plan_limits)
     if failed is not None:
         return failed
-    document = json_object(body)
     if document is None:
         return EngineFailure("parse_failure")
     message = error(document)

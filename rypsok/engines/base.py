@@ -17,8 +17,10 @@ Each engine module defines exactly:
     directly: every answer goes through :func:`read_answer`, which runs the block-page
     check before a ``parse_failure`` stands.
 
-A paid engine may also define ``usage(status, headers, body) -> Usage | None``: what the
-answer says the call cost or what is left, read through :func:`read_usage`.
+A paid engine whose answers say what a call cost or what is left also defines
+``read(status, headers, body, search) -> Reading``: the answer and its :class:`Usage` from
+one reading of the body (``parse`` is then ``read(...).answer``). :func:`read_reading` is
+the one way to both.
 """
 
 from __future__ import annotations
@@ -109,7 +111,7 @@ class EngineInfo:
     takes_region: bool = False
     """Whether the engine sends the operator's ``region`` (``EngineSearch.region``)."""
     cost_unit: UsageUnit | None = None
-    """The unit of the per-call cost the engine's answers report (``usage``); None when
+    """The unit of the per-call cost the engine's answers report (``Reading.usage``); None when
     they report none. ``max_cost_per_month`` is counted in it."""
 
     def honours_time_range(self, time_range: str) -> bool:
@@ -245,43 +247,48 @@ def _block_page_or_parse_failure(body: bytes) -> EngineFailure:
     return EngineFailure("parse_failure")
 
 
+@dataclass(frozen=True)
+class Reading:
+    """What one answer says: its results or failure, and what it cost (for a paid engine
+    whose answers say so)."""
+
+    answer: list[RawResult] | EngineFailure
+    usage: Usage | None = None
+
+
 def read_answer(
     module: ModuleType, status: int, headers: httpx.Headers, body: bytes, search: EngineSearch
 ) -> list[RawResult] | EngineFailure:
-    """The one way from an engine's answer to results or a failure.
+    """The one way from an engine's answer to results or a failure (:func:`read_reading`
+    without the cost)."""
+    return read_reading(module, status, headers, body, search).answer
 
-    The engine's ``parse`` reads its format and its documented errors. Whatever it cannot
-    read (``parse_failure``, or an exception inside the module, which is logged) may be a
-    CAPTCHA or block page served under 2xx by any engine, so the block-page check runs
-    here, for every engine, before a ``parse_failure`` stands.
+
+def read_reading(
+    module: ModuleType, status: int, headers: httpx.Headers, body: bytes, search: EngineSearch
+) -> Reading:
+    """The one way from an engine's answer to results or a failure, and its cost.
+
+    The engine's ``read`` (or ``parse``) reads its format and its documented errors.
+    Whatever it cannot read (``parse_failure``, or an exception inside the module, which
+    is logged) may be a CAPTCHA or block page served under 2xx by any engine, so the
+    block-page check runs here, for every engine, before a ``parse_failure`` stands.
     """
+    reader = getattr(module, "read", None)
     try:
-        answer = module.parse(status, headers, body, search)
+        if reader is not None:
+            reading = reader(status, headers, body, search)
+        else:
+            reading = Reading(module.parse(status, headers, body, search))
     except Exception:
         log.warning(
             "engine_parse_failed", extra={"fields": {"engine": module.INFO.id}}, exc_info=True
         )
-        answer = EngineFailure("parse_failure")
+        reading = Reading(EngineFailure("parse_failure"))
+    answer = reading.answer
     if isinstance(answer, EngineFailure) and answer.reason == "parse_failure":
-        return _block_page_or_parse_failure(body)
-    return answer
-
-
-def read_usage(
-    module: ModuleType, status: int, headers: httpx.Headers, body: bytes
-) -> Usage | None:
-    """The cost or balance the answer reports, for an engine that defines ``usage``; None
-    when it defines none, the answer reports nothing, or reading it failed (logged)."""
-    reader = getattr(module, "usage", None)
-    if reader is None:
-        return None
-    try:
-        return reader(status, headers, body)
-    except Exception:
-        log.warning(
-            "engine_usage_unreadable", extra={"fields": {"engine": module.INFO.id}}, exc_info=True
-        )
-        return None
+        return Reading(_block_page_or_parse_failure(body), reading.usage)
+    return reading
 
 
 def load_json(body: bytes) -> Any:

@@ -51,6 +51,7 @@ from .base import (
     EngineSearch,
     QueryLimit,
     RawResult,
+    Reading,
     Usage,
     endpoint_url,
     http_request,
@@ -105,10 +106,21 @@ def build_request(endpoint: str, search: EngineSearch, credential: str | None) -
 def parse(
     status: int, headers: httpx.Headers, body: bytes, search: EngineSearch
 ) -> list[RawResult] | EngineFailure:
-    if status == 403 and not _refuses_the_key(body):
+    return read(status, headers, body, search).answer
+
+
+def read(status: int, headers: httpx.Headers, body: bytes, search: EngineSearch) -> Reading:
+    document = _keyed.json_object(body)
+    return Reading(_answer(status, headers, document, search), _usage(document))
+
+
+def _answer(
+    status: int, headers: httpx.Headers, document: dict[str, Any] | None, search: EngineSearch
+) -> list[RawResult] | EngineFailure:
+    if status == 403 and not _refuses_the_key(document):
         return EngineFailure("request_failure")
     found = _keyed.answer_items(
-        status, headers, body, plan_limits=_PLAN_LIMITS, key="results", error=_error_message
+        status, headers, document, plan_limits=_PLAN_LIMITS, key="results", error=_error_message
     )
     if isinstance(found, EngineFailure):
         return found
@@ -120,17 +132,15 @@ def parse(
     return results[: search.max_results]
 
 
-def usage(status: int, headers: httpx.Headers, body: bytes) -> Usage | None:
+def _usage(document: dict[str, Any] | None) -> Usage | None:
     """``costDollars.total``, what the call cost in US dollars."""
-    document = _keyed.json_object(body)
     cost = document.get("costDollars") if document is not None else None
     total = _keyed.number(cost.get("total")) if isinstance(cost, dict) else None
     return None if total is None else Usage("usd", cost=total)
 
 
-def _refuses_the_key(body: bytes) -> bool:
+def _refuses_the_key(document: dict[str, Any] | None) -> bool:
     """Whether a 403 is about the key: no JSON error tag, or a tag about its rights."""
-    document = _keyed.json_object(body)
     tag = document.get("tag") if document is not None else None
     return not isinstance(tag, str) or not tag or tag.upper() in _KEY_TAGS
 

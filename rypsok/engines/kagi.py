@@ -44,6 +44,7 @@ from .base import (
     EngineSearch,
     QueryLimit,
     RawResult,
+    Reading,
     Usage,
     endpoint_url,
     http_request,
@@ -100,7 +101,17 @@ def build_request(endpoint: str, search: EngineSearch, credential: str | None) -
 def parse(
     status: int, headers: httpx.Headers, body: bytes, search: EngineSearch
 ) -> list[RawResult] | EngineFailure:
+    return read(status, headers, body, search).answer
+
+
+def read(status: int, headers: httpx.Headers, body: bytes, search: EngineSearch) -> Reading:
     document = _keyed.json_object(body)
+    return Reading(_answer(status, headers, document, search), _usage(document))
+
+
+def _answer(
+    status: int, headers: httpx.Headers, document: dict[str, Any] | None, search: EngineSearch
+) -> list[RawResult] | EngineFailure:
     coded = _error_code_failure(document, headers)
     if coded is not None:
         return coded
@@ -132,9 +143,8 @@ def parse(
     return results[: search.max_results]
 
 
-def usage(status: int, headers: httpx.Headers, body: bytes) -> Usage | None:
+def _usage(document: dict[str, Any] | None) -> Usage | None:
     """``meta.api_balance``, the account's balance in dollars, when the answer gives it."""
-    document = _keyed.json_object(body)
     meta = document.get("meta") if document is not None else None
     balance = _keyed.number(meta.get("api_balance")) if isinstance(meta, dict) else None
     return None if balance is None else Usage("usd", balance=balance)

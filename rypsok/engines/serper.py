@@ -44,6 +44,7 @@ from .base import (
     EngineSearch,
     QueryLimit,
     RawResult,
+    Reading,
     Usage,
     endpoint_url,
     http_request,
@@ -103,7 +104,17 @@ def _language(language: str | None) -> dict[str, str]:
 def parse(
     status: int, headers: httpx.Headers, body: bytes, search: EngineSearch
 ) -> list[RawResult] | EngineFailure:
+    return read(status, headers, body, search).answer
+
+
+def read(status: int, headers: httpx.Headers, body: bytes, search: EngineSearch) -> Reading:
     document = _keyed.json_object(body)
+    return Reading(_answer(status, headers, document, search), _usage(document))
+
+
+def _answer(
+    status: int, headers: httpx.Headers, document: dict[str, Any] | None, search: EngineSearch
+) -> list[RawResult] | EngineFailure:
     failure = _status_failure(status, document, headers)
     if failure is not None:
         return failure
@@ -128,9 +139,8 @@ def parse(
     return results[: search.max_results]
 
 
-def usage(status: int, headers: httpx.Headers, body: bytes) -> Usage | None:
+def _usage(document: dict[str, Any] | None) -> Usage | None:
     """``credits``, the credits this call used."""
-    document = _keyed.json_object(body)
     credits = _keyed.number(document.get("credits")) if document is not None else None
     return None if credits is None else Usage("credits", cost=credits)
 

@@ -48,6 +48,7 @@ from .base import (
     EngineSearch,
     QueryLimit,
     RawResult,
+    Reading,
     Usage,
     endpoint_url,
     http_request,
@@ -104,8 +105,19 @@ def build_request(endpoint: str, search: EngineSearch, credential: str | None) -
 def parse(
     status: int, headers: httpx.Headers, body: bytes, search: EngineSearch
 ) -> list[RawResult] | EngineFailure:
+    return read(status, headers, body, search).answer
+
+
+def read(status: int, headers: httpx.Headers, body: bytes, search: EngineSearch) -> Reading:
+    document = _keyed.json_object(body)
+    return Reading(_answer(status, headers, document, search), _usage(document))
+
+
+def _answer(
+    status: int, headers: httpx.Headers, document: dict[str, Any] | None, search: EngineSearch
+) -> list[RawResult] | EngineFailure:
     found = _keyed.answer_items(
-        status, headers, body, plan_limits=_PLAN_LIMITS, key="results", error=_error_message
+        status, headers, document, plan_limits=_PLAN_LIMITS, key="results", error=_error_message
     )
     if isinstance(found, EngineFailure):
         return found
@@ -119,9 +131,8 @@ def parse(
     return _keyed.by_score(scored)[: search.max_results]
 
 
-def usage(status: int, headers: httpx.Headers, body: bytes) -> Usage | None:
+def _usage(document: dict[str, Any] | None) -> Usage | None:
     """``usage.credits``, the credits this call used (``include_usage``)."""
-    document = _keyed.json_object(body)
     spent = document.get("usage") if document is not None else None
     credits = _keyed.number(spent.get("credits")) if isinstance(spent, dict) else None
     return None if credits is None else Usage("credits", cost=credits)

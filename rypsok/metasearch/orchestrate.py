@@ -32,8 +32,7 @@ from rypsok.engines.base import (
     EngineSearch,
     RawResult,
     Usage,
-    read_answer,
-    read_usage,
+    read_reading,
 )
 from rypsok.lazy import Once
 from rypsok.net.body import (
@@ -249,8 +248,8 @@ async def _exchange(
     # An answer that came in as the deadline passed is not worth parsing: its search is
     # cancelled, and the parse would only delay the other searches ending now.
     await anyio.lowlevel.checkpoint_if_cancelled()
-    parsed = read_answer(job.module, response.status_code, response.headers, body, job.search)
-    run.usage = read_usage(job.module, response.status_code, response.headers, body)
+    reading = read_reading(job.module, response.status_code, response.headers, body, job.search)
+    parsed, run.usage = reading.answer, reading.usage
     if run.usage is not None:
         log.debug(
             "engine_usage",
