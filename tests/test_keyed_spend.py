@@ -21,10 +21,10 @@ import trio
 from rypsok import Client, ToolError
 from rypsok.config import ConfigError, config_from_dict
 from rypsok.config.engines import SPENT_REST_S
-from rypsok.limits import MonthlyCap
-from rypsok.observe import Observer
+from rypsok.observability.observer import Observer
 from rypsok.serve_http.metrics import Metrics
 from rypsok.state import EngineAsk, EngineOutcome
+from rypsok.state.limits import MonthlyCap
 from rypsok.state.memory import MemoryStore
 from rypsok.state.redis import RedisStore
 from tests.conftest import make_config

@@ -12,7 +12,7 @@ index names, so the store is a single Redis or Valkey server, not a cluster.
 
 from __future__ import annotations
 
-from rypsok.breaker import LATENCY_WINDOW
+from rypsok.state.breaker import LATENCY_WINDOW
 
 PRELUDE = """
 local t = redis.call('TIME')
