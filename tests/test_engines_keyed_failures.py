@@ -145,6 +145,25 @@ def test_failure_mapping(module: ModuleType, status, headers, body, expected) ->
     assert parse(module, body, status, headers) == expected
 
 
+@pytest.mark.parametrize(
+    ("tag", "message", "expected"),
+    [
+        ("ACCESS_DENIED", "Your API key has no access to this endpoint.", "auth_failure"),
+        ("SOME_NEW_TAG", "Invalid API key for this team", "auth_failure"),
+        ("SOME_NEW_TAG", "Something else went wrong", "request_failure"),
+        (
+            "ROBOTS_FILTER_FAILED",
+            "Forbidden: the API key may not read this site",
+            "request_failure",
+        ),
+        ("CONTENT_POLICY_VIOLATION", "Blocked by policy", "request_failure"),
+    ],
+)
+def test_an_exa_403_is_the_key_only_when_it_says_so(tag: str, message: str, expected: str) -> None:
+    body = json.dumps({"requestId": "x", "error": message, "tag": tag}).encode()
+    assert parse(exa, body, 403) == EngineFailure(expected)
+
+
 def test_plan_limit_statuses_carry_retry_after() -> None:
     body = fixture("tavily", "error_432.json")
     assert parse(tavily, body, 432, {"Retry-After": "60"}) == EngineFailure("rate_limited", 60.0)

@@ -67,6 +67,12 @@ def failure(
     return failure_for_status(status, headers)
 
 
+def names_the_key(message: Any) -> bool:
+    """Whether an error message says the key was refused (missing, invalid, no rights)."""
+    text = message.lower() if isinstance(message, str) else ""
+    return any(word in text for word in _AUTH_WORDS)
+
+
 def spent(headers: httpx.Headers) -> EngineFailure:
     """The plan's money or credits are gone: ``rate_limited`` that rests the engine."""
     return EngineFailure("rate_limited", retry_after_seconds(headers), spent=True)
@@ -76,7 +82,7 @@ def failure_for_message(message: Any, headers: httpx.Headers) -> EngineFailure:
     """An error the API reported in its body under 200: the key refused, a limit reached,
     or else a failed request. The message itself is never kept."""
     text = message.lower() if isinstance(message, str) else ""
-    if any(word in text for word in _AUTH_WORDS):
+    if names_the_key(text):
         return EngineFailure("auth_failure")
     if any(word in text for word in _SPENT_WORDS):
         return spent(headers)

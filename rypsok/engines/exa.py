@@ -31,8 +31,8 @@ Choices:
 - ``rate_per_minute`` is 600 (10 a second); ``query_limit`` is rypsok's 400 characters
   (Exa documents none).
 - 401 is ``auth_failure``, and so is a 403 for the key's permissions (``ACCESS_DENIED``,
-  ``FEATURE_DISABLED``, or no tag); a 403 with any other tag (robots.txt, content
-  moderation) is the query refused, ``request_failure``. 429 is ``rate_limited``; 402
+  ``FEATURE_DISABLED``, no tag, or a message that names the key); a 403 whose tag names
+  robots.txt or moderation, or any other, is the query refused, ``request_failure``. 429 is ``rate_limited``; 402
   (``NO_MORE_CREDITS``, ``API_KEY_BUDGET_EXCEEDED``) ``rate_limited`` and spent.
 """
 
@@ -81,7 +81,9 @@ _MAX_RESULTS = 25
 _PLAN_LIMITS = frozenset({402})
 _CATEGORIES = {"news": "news", "science": "publication"}
 _KEY_TAGS = frozenset({"ACCESS_DENIED", "FEATURE_DISABLED", "INVALID_API_KEY"})
-"""403 tags about the key's rights; any other 403 tag refuses the query, not the key."""
+"""403 tags about the key's rights."""
+_QUERY_TAG_WORDS = ("ROBOT", "MODERAT", "CONTENT", "POLICY", "PROHIBIT")
+"""What a 403 tag that refuses the query (robots.txt, content moderation) says."""
 
 
 def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> httpx.Request:
@@ -140,9 +142,14 @@ def _usage(document: dict[str, Any] | None) -> Usage | None:
 
 
 def _refuses_the_key(document: dict[str, Any] | None) -> bool:
-    """Whether a 403 is about the key: no JSON error tag, or a tag about its rights."""
+    """Whether a 403 is about the key: no JSON error tag, a tag about its rights, or another
+    tag whose message names the key; a robots.txt or moderation tag refuses the query."""
     tag = document.get("tag") if document is not None else None
-    return not isinstance(tag, str) or not tag or tag.upper() in _KEY_TAGS
+    if not isinstance(tag, str) or not tag or tag.upper() in _KEY_TAGS:
+        return True
+    if any(word in tag.upper() for word in _QUERY_TAG_WORDS):
+        return False
+    return _keyed.names_the_key(document.get("error") if document is not None else None)
 
 
 def _error_message(document: dict[str, Any]) -> Any:
