@@ -8,8 +8,8 @@ HTML are made inert. In plain text, every link, image, autolink (but an absolute
 one) and raw HTML is made inert. Code spans and code blocks are never touched.
 
 The constructs and their source positions come from pulldown-cmark (``pyromark``), a Rust
-CommonMark parser: 5 MB dense with links parse in about half a second, where markdown-it-py
-took 15 s on 2.7 MB (``bench/fetch.py``). Made inert means: a backslash before the ``[`` and
+CommonMark parser: a 5 MB README takes about a second to judge, where markdown-it-py took
+15 s to parse 2.7 MB (``bench/text_pages.py``, ``bench/fetch.py``). Made inert means: a backslash before the ``[`` and
 ``]`` of a link's or image's text (and the ``[`` of its label), before the ``<`` of an
 autolink, and before every ``<`` and ``[`` of a piece of raw HTML
 (:func:`~rypsok.webfetch.extract.commonmark.inert`), so the page still reads as written.
@@ -78,7 +78,9 @@ def _still_live(text: str, base_url: str | None) -> bool:
 
 # Unicode white space that is not CommonMark's (ASCII) white space, each as ASCII spaces of
 # its UTF-8 length, so that byte offsets stay the same.
-_WIDE_SPACES = "\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+_WIDE_SPACES = "\xa0\u1680\u2028\u2029\u202f\u205f\u3000\ufeff" + "".join(
+    chr(code) for code in range(0x2000, 0x200B)
+)
 _AS_ASCII_SPACES = str.maketrans({c: " " * len(c.encode()) for c in _WIDE_SPACES})
 
 
