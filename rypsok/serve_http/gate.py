@@ -1,7 +1,7 @@
 """What every request passes before any route reads it: its framing, its Host and its Origin.
 
 - A request with both ``Content-Length`` and ``Transfer-Encoding`` is answered 400 and its
-  connection closed (RFC 9112, 6.1). h11 frames such a body as chunked and would serve
+  connection closed (RFC 9112, 6.1); h11 has no setting that refuses it. h11 frames such a body as chunked and would serve
   the request after it on the same connection; a proxy in front that trusts
   ``Content-Length`` would take those bytes for the body: request smuggling.
 - DNS-rebinding protection on every route (/mcp, /healthz, /metrics, the metadata): a
@@ -16,6 +16,7 @@ import logging
 import re
 from collections.abc import Iterable
 
+import anyio
 from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -23,6 +24,10 @@ log = logging.getLogger("rypsok.http")
 
 PORT = re.compile(r"[0-9]{1,5}")
 MAX_LOGGED_CHARS = 200
+FRAMING_DRAIN_S = 1.0
+"""How long the body of a request refused for its framing is read (and dropped) before the
+400: Hypercorn's reader closes the connection as soon as it meets the bytes after a message
+answered ``Connection: close``, and if the answer is still being written then, it is lost."""
 
 
 def allowed(value: str | None, patterns: Iterable[str]) -> bool:
@@ -64,6 +69,20 @@ class Gate:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        if header(scope, b"content-length") and header(scope, b"transfer-encoding"):
+            log.warning("framing_refused", extra={"fields": {"why": "content_length_and_chunked"}})
+            with anyio.move_on_after(FRAMING_DRAIN_S):
+                while (message := await receive())["type"] == "http.request" and message.get(
+                    "more_body", False
+                ):
+                    pass
+            response = PlainTextResponse(
+                "Bad Request: Content-Length and Transfer-Encoding together",
+                status_code=400,
+                headers={"Connection": "close"},
+            )
+            await response(scope, receive, send)
+            return
         refusal = self.refusal(scope)
         if refusal is not None:
             await refusal(scope, receive, send)
@@ -71,13 +90,7 @@ class Gate:
         await self.app(scope, receive, send)
 
     def refusal(self, scope: Scope) -> PlainTextResponse | None:
-        if header(scope, b"content-length") and header(scope, b"transfer-encoding"):
-            log.warning("framing_refused", extra={"fields": {"why": "content_length_and_chunked"}})
-            return PlainTextResponse(
-                "Bad Request: Content-Length and Transfer-Encoding together",
-                status_code=400,
-                headers={"Connection": "close"},
-            )
+        """421 for a Host not allowed, 403 for an Origin not allowed, else None."""
         hosts = header(scope, b"host")
         host = hosts[0].decode("latin-1") if len(hosts) == 1 else None
         if not allowed(host, self.hosts):
