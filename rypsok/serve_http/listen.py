@@ -52,6 +52,7 @@ MIN_CONNECTIONS = 16
 REFUSING_AT_ONCE = 64
 """Connections being answered 503 at once; past it, a new one is closed without a word."""
 REFUSE_WITHIN_S = 0.5
+MAX_DRAINED = 65536
 ACCEPT_RETRY_S = 0.1
 ACCEPT_CAPACITY_ERRNOS = {errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.ENOBUFS}
 REFUSAL = (
@@ -106,9 +107,15 @@ async def _serve_one(stream: trio.SocketStream, handler, slots: Slots) -> None:
 
 
 async def _refuse(stream: trio.SocketStream, slots: Slots) -> None:
+    """503, then what the client sent is read and dropped until it closes (at most
+    REFUSE_WITHIN_S): closing with unread bytes would reset the connection and could
+    discard the 503 before the client reads it."""
     try:
         with trio.move_on_after(REFUSE_WITHIN_S):
             await stream.send_all(REFUSAL)
+            await stream.send_eof()
+            while await stream.receive_some(MAX_DRAINED):
+                pass
     except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
         pass
     finally:
