@@ -16,6 +16,8 @@ import anyio
 import httpx
 import pytest
 
+from rypsok.config import config_from_dict
+from rypsok.serve_http.listen import MIN_CONNECTIONS, connection_limit, descriptor_reserve
 from tests.conftest import config_data
 from tests.engine_servers import json_play
 from tests.mcp_harness import MCP_HEADERS, http_server, rpc_call, write_toml
@@ -130,4 +132,13 @@ async def test_a_flood_of_held_connections_degrades_to_refusals_not_a_dead_liste
     listening = next(
         json.loads(line) for line in log.splitlines() if '"event": "listening"' in line
     )
-    assert listening["max_connections"] == OPEN_FILES - (64 + 2 * 8 + 4 * 4)
+    assert listening["max_connections"] == OPEN_FILES - (64 + len(CODE) * 8 + 4 * 4)
+
+
+def test_the_connection_limit_keeps_the_reserve_and_never_falls_below_the_minimum(engine_server):
+    config = config_from_dict(config_data(engine_server, CODE), env={})
+    reserve = descriptor_reserve(config)
+    assert reserve == 64 + len(CODE) * config.search.max_concurrent + 4 * 4
+    assert connection_limit(config, 1024) == 1024 - reserve
+    assert connection_limit(config, reserve + 1) == MIN_CONNECTIONS
+    assert connection_limit(config, None) is None

@@ -86,7 +86,13 @@ def connection_limit(config: Config, limit: int | None) -> int | None:
     reserve, at least MIN_CONNECTIONS (None: no limit)."""
     if limit is None:
         return None
-    return max(MIN_CONNECTIONS, limit - descriptor_reserve(config))
+    reserve = descriptor_reserve(config)
+    if limit - reserve < MIN_CONNECTIONS:
+        log.warning(
+            "open_files_low",
+            extra={"fields": {"open_files": limit, "kept_for_own_use": reserve}},
+        )
+    return max(MIN_CONNECTIONS, limit - reserve)
 
 
 class Slots:
