@@ -20,9 +20,9 @@ import httpx
 import pytest
 
 from rypsok.config import ConfigError, config_from_dict
-from rypsok.limits import TokenShares
 from rypsok.serve_http.auth import MAX_JWT_NAME_CHARS, jwt_name
 from rypsok.serve_http.gate import allowed
+from rypsok.state.limits import TokenShares
 from tests.conftest import config_data
 from tests.engine_servers import EngineServer, json_play
 from tests.jwt_issuer import Issuer
