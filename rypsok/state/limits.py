@@ -110,6 +110,35 @@ class ConcurrencyLimit:
         self.in_flight -= 1
 
 
+class TokenShares:
+    """Calls in flight for each token and tool: a token may hold at most its share of the
+    tool's bound, so that one token's slow calls cannot take every slot and make every
+    other token's calls busy. The share is ``per_token`` when set, else half the bound,
+    rounded up (a fair share between two; with a bound of 1 it is the whole of it)."""
+
+    def __init__(self, per_token: int | None):
+        self.per_token = per_token
+        self._in_flight: collections.Counter[tuple[str, str]] = collections.Counter()
+
+    def share(self, bound: int) -> int:
+        if self.per_token is not None:
+            return self.per_token
+        return max(1, math.ceil(bound / 2))
+
+    def try_enter(self, token: str, tool: str, bound: int) -> bool:
+        key = (token, tool)
+        if self._in_flight[key] >= self.share(bound):
+            return False
+        self._in_flight[key] += 1
+        return True
+
+    def leave(self, token: str, tool: str) -> None:
+        key = (token, tool)
+        self._in_flight[key] -= 1
+        if self._in_flight[key] <= 0:
+            del self._in_flight[key]
+
+
 @dataclass(frozen=True)
 class Admission:
     """What one call was let in under; handed back to :meth:`OnTimeLimit.leave`."""
@@ -149,8 +178,13 @@ class OnTimeLimit:
         self.in_flight = 0
         self._cuts = 0
 
+    @property
+    def capacity(self) -> int:
+        """How many calls the window lets in at once now."""
+        return max(1, int(self.window))
+
     def try_enter(self) -> Admission | None:
-        if self.in_flight >= max(1, int(self.window)):
+        if self.in_flight >= self.capacity:
             return None
         self.in_flight += 1
         return Admission(
