@@ -308,6 +308,8 @@ class Client:
         windows = self._windows(tool, caller)
         bound = self._concurrency_bound(tool)
         shared = caller is not None and bound is not None
+        if caller is not None:
+            self._token_shares.note(caller)
         if shared and not self._token_shares.try_enter(caller, tool, bound):
             admitted(tool, False)
             raise errors.busy(tool)

@@ -22,7 +22,7 @@ import pytest
 from rypsok.config import ConfigError, config_from_dict
 from rypsok.serve_http.auth import MAX_JWT_NAME_CHARS, jwt_name
 from rypsok.serve_http.gate import allowed
-from rypsok.state.limits import TokenShares
+from rypsok.state.limits import SHARE_WINDOW_S, TokenShares
 from tests.conftest import config_data
 from tests.engine_servers import EngineServer, json_play
 from tests.jwt_issuer import Issuer
@@ -284,6 +284,9 @@ async def test_one_token_holding_its_share_of_slow_calls_leaves_room_for_another
         response = await post_mcp(team.base, rpc_call("web_search", SEARCH_ARGS, n), token=ALICE)
         alice.append(response.json()["result"]["structuredContent"])
 
+    # bob has called lately (a team server's tokens come and go): alice's share is half
+    status = await post_mcp(team.base, rpc_call("engine_status", {}, 99), token=BOB)
+    assert status.json()["result"]["structuredContent"]["outcome"] == "ok"
     async with anyio.create_task_group() as tasks:
         for n in range(SEARCH_MAX_CONCURRENT):
             tasks.start_soon(search_as_alice, n)
@@ -298,18 +301,28 @@ async def test_one_token_holding_its_share_of_slow_calls_leaves_room_for_another
     assert bob.json()["result"]["structuredContent"]["outcome"] == "ok"
 
 
-def test_a_token_s_share_is_half_the_bound_or_the_configured_number():
-    fair = TokenShares(None)
+def test_a_token_s_share_is_the_bound_alone_half_of_it_beside_another_or_the_configured():
+    now = [0.0]
+    fair = TokenShares(None, clock=lambda: now[0])
     assert [fair.share(bound) for bound in (1, 2, 3, 8)] == [1, 1, 2, 4]
-    assert fair.try_enter("alice", "web_search", 4)
-    assert fair.try_enter("alice", "web_search", 4)
-    assert not fair.try_enter("alice", "web_search", 4)
+    # alone, alice may take every slot: a deployment with one token keeps its capacity
+    assert [fair.try_enter("alice", "web_search", 4) for _ in range(5)] == [True] * 4 + [False]
+    for _ in range(4):
+        fair.leave("alice", "web_search")
+    # once bob has called (even a call refused), alice's share is half the bound
+    assert fair.try_enter("bob", "web_search", 4)
+    fair.leave("bob", "web_search")
+    assert [fair.try_enter("alice", "web_search", 4) for _ in range(3)] == [True, True, False]
     assert fair.try_enter("bob", "web_search", 4)
     assert fair.try_enter("alice", "web_fetch", 4)
     fair.leave("alice", "web_search")
     assert fair.try_enter("alice", "web_search", 4)
+    # bob gone quiet for longer than the window, and none of his calls in flight: all again
+    fair.leave("bob", "web_search")
+    now[0] += SHARE_WINDOW_S + 1
+    assert fair.try_enter("alice", "web_search", 4) and fair.try_enter("alice", "web_search", 4)
     configured = TokenShares(3)
-    assert [configured.share(bound) for bound in (1, 8)] == [3, 3]
+    assert [configured.share(bound, "alice") for bound in (1, 8)] == [3, 3]
 
 
 @pytest.mark.parametrize(
