@@ -249,6 +249,32 @@ async def test_refused_hosts_and_origins_are_logged_as_json_lines_only(engines, 
         assert (record["method"], record["path"]) == ("POST", "/mcp")
 
 
+@pytest.mark.parametrize("level", ["info", "debug"])
+async def test_a_request_that_ends_normally_logs_no_disconnection_at_info(engines, tmp_path, level):
+    # Every stateless POST ends with its connection (issue 25): no news unless a call was cut
+    # (test_http_cancel.py has that one, at info).
+    engines.plays["github"] = json_play("github/search.json")
+    stderr = tmp_path / "stderr.log"
+    config = config_file(engines, tmp_path, log={"level": level})
+    with stderr.open("w") as errlog:
+        async with http_server(config, errlog=errlog) as (base, _):
+            for request_id in range(1, 6):
+                arguments = {"query": f"{QUERY} {request_id}", "category": "code"}
+                answer = await post_mcp(base, rpc_call("web_search", arguments, request_id))
+                assert answer.status_code == 200
+                assert structured_of(answer)["outcome"] in ("ok", "partial")
+    disconnections = [
+        r for r in json_lines(stderr.read_text()) if r["event"] == "client_disconnected"
+    ]
+    assert all((r["level"], r["calls"]) == ("debug", 0) for r in disconnections), disconnections
+    if level == "info":
+        assert disconnections == []
+
+
+def structured_of(answer: httpx.Response) -> dict[str, Any]:
+    return answer.json()["result"]["structuredContent"]
+
+
 async def test_allowed_hosts_replace_the_loopback_defaults(engines, tmp_path):
     engines.plays["github"] = json_play("github/search.json")
     engines.plays["stackexchange"] = json_play("stackexchange/search.json")
