@@ -79,11 +79,17 @@ class RedisServer:
         tls: tuple[str, str] | None = None,
         password: str | None = None,
         server: str | None = None,
+        args: tuple[str, ...] = (),
+        sentinel: str | None = None,
     ) -> None:
         self.binary = server_binary(server)
         self.port = free_port()
         self.tls = tls
         self.password = password
+        self.args = args
+        """More options for the server (--replicaof, --cluster-enabled...)."""
+        self.sentinel = sentinel
+        """sentinel.conf's lines: the process is a sentinel (it rewrites the file it is given)."""
         self._dir = tempfile.TemporaryDirectory(prefix="rypsok-redis-")
         self._process: subprocess.Popen | None = None
 
@@ -110,14 +116,21 @@ class RedisServer:
             listen = ["--port", str(self.port)]
         if self.password:
             listen += ["--requirepass", self.password]
+        head = [self.binary]
+        if self.sentinel is not None:
+            conf = Path(self._dir.name) / "sentinel.conf"
+            if not conf.exists():
+                conf.write_text(self.sentinel)
+            head += [str(conf), "--sentinel"]
         self._process = subprocess.Popen(
             [
-                self.binary,
+                *head,
                 *listen,
                 "--bind", "127.0.0.1",
                 "--save", "",
                 "--appendonly", "no",
                 "--dir", self._dir.name,
+                *self.args,
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
