@@ -106,6 +106,27 @@ def redis(redis_server):
     return redis_server
 
 
+@pytest.fixture(scope="module", params=["server", "sentinel", "cluster"])
+def store_topology(request, store_server):
+    """Each form of shared store, once per module: one server, a Sentinel-managed primary
+    with a replica, a Cluster of three primaries (tests/redis_topologies.py)."""
+    from tests.redis_topologies import FORMS
+
+    topology = FORMS[request.param](server=store_server)
+    topology.start()
+    try:
+        yield topology
+    finally:
+        topology.stop()
+
+
+@pytest.fixture
+def store(store_topology):
+    """The module's store of each form, running and empty."""
+    store_topology.flush()
+    return store_topology
+
+
 @pytest.fixture(scope="module")
 def tls_files(tmp_path_factory) -> dict[str, str]:
     """A CA and certificates for 127.0.0.1 (ip) and redis.test (name), and a CA nobody

@@ -96,6 +96,10 @@ class RedisServer:
     def url(self, db: int = 0) -> str:
         return f"{'rediss' if self.tls else 'redis'}://127.0.0.1:{self.port}/{db}"
 
+    def state(self, **more: object) -> dict[str, object]:
+        """The [state] table that reaches this server."""
+        return {"url": self.url(), **more}
+
     def start(self) -> None:
         assert self._process is None
         if self.tls:

@@ -15,7 +15,7 @@ import subprocess
 import time
 from typing import Any
 
-from tests.redis_server import STARTUP_S, RedisServer, server_binary
+from tests.redis_server import STARTUP_S, RedisServer, free_port, server_binary
 
 SERVICE = "rypsok"
 DOWN_AFTER_MS = 500
@@ -37,7 +37,11 @@ class SingleServer:
         self.server.kill()
 
     def state(self, **more: Any) -> dict[str, Any]:
-        return {"url": self.server.url(), **more}
+        return self.server.state(**more)
+
+    def key(self, tag: str, rest: str) -> str:
+        """A key's name on this form (docs/state.md): without the hash tag."""
+        return "rypsok:" + rest
 
     def flush(self) -> None:
         self.server.flush()
@@ -91,6 +95,9 @@ class SentinelTopology:
     def state(self, **more: Any) -> dict[str, Any]:
         return {"url": self.url(), **more}
 
+    def key(self, tag: str, rest: str) -> str:
+        return "rypsok:" + rest
+
     def primary_port(self) -> int:
         """The port the sentinels name as the primary now."""
         for sentinel in self.sentinels:
@@ -139,7 +146,11 @@ class ClusterTopology:
 
     def __init__(self, server: str | None = None) -> None:
         args = ("--cluster-enabled", "yes", "--cluster-node-timeout", "1000")
-        self.nodes = [RedisServer(server=server, args=args) for _ in range(3)]
+        # the bus port named, not the default port + 10000 (past 65535 for a high free port)
+        self.nodes = [
+            RedisServer(server=server, args=(*args, "--cluster-port", str(free_port())))
+            for _ in range(3)
+        ]
         self.cli = server_binary("redis-cli") if server != "valkey-server" else _valkey_cli()
 
     def start(self) -> None:
@@ -172,6 +183,10 @@ class ClusterTopology:
 
     def state(self, **more: Any) -> dict[str, Any]:
         return {"url": self.nodes[0].url(), "cluster": True, **more}
+
+    def key(self, tag: str, rest: str) -> str:
+        """With the hash tag: ``main``, or ``engine:<id>`` (docs/state.md)."""
+        return "rypsok:{" + tag + "}:" + rest
 
     def flush(self) -> None:
         for node in self.nodes:

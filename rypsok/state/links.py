@@ -311,13 +311,13 @@ class ClusterLink(_Background):
         self._reached = 0
 
     def _client(self) -> coredis.RedisCluster[str]:
-        return coredis.RedisCluster(
-            startup_nodes=[TCPLocation(host, port) for host, port in self._address.nodes],
+        pool = coredis.pool.ClusterConnectionPool(
+            [TCPLocation(host, port) for host, port in self._address.nodes],
             # CONFIG GET is not needed, and a user limited to rypsok's keys may not have it
             skip_full_coverage_check=True,
-            verify_version=False,
             **self._options,
         )
+        return coredis.RedisCluster(connection_pool=pool, verify_version=False)
 
     async def _open(self, group: anyio.abc.TaskGroup) -> None:
         async def hold(*, task_status: TaskStatus[coredis.RedisCluster[str]]) -> None:
