@@ -83,7 +83,7 @@ def make_config(
     )
 
 
-@pytest.fixture(scope="module", params=installed_servers())
+@pytest.fixture(scope="session", params=installed_servers())
 def store_server(request) -> str:
     """Each shared-state test runs against every store server installed: redis-server,
     valkey-server (ids redis-server, valkey-server)."""
@@ -106,9 +106,9 @@ def redis(redis_server):
     return redis_server
 
 
-@pytest.fixture(scope="module", params=["server", "sentinel", "cluster"])
+@pytest.fixture(scope="session", params=["server", "sentinel", "cluster"])
 def store_topology(request, store_server):
-    """Each form of shared store, once per module: one server, a Sentinel-managed primary
+    """Each form of shared store, once per session: one server, a Sentinel-managed primary
     with a replica, a Cluster of three primaries (tests/redis_topologies.py)."""
     from tests.redis_topologies import FORMS
 
