@@ -106,18 +106,37 @@ def redis(redis_server):
     return redis_server
 
 
-@pytest.fixture(scope="session", params=["server", "sentinel", "cluster"])
-def store_topology(request, store_server):
-    """Each form of shared store, once per session: one server, a Sentinel-managed primary
-    with a replica, a Cluster of three primaries (tests/redis_topologies.py)."""
+def _topology(form: str, store_server: str):
     from tests.redis_topologies import FORMS
 
-    topology = FORMS[request.param](server=store_server)
+    topology = FORMS[form](server=store_server)
     topology.start()
     try:
         yield topology
     finally:
         topology.stop()
+
+
+@pytest.fixture(scope="session")
+def server_topology(store_server):
+    yield from _topology("server", store_server)
+
+
+@pytest.fixture(scope="session")
+def sentinel_topology(store_server):
+    yield from _topology("sentinel", store_server)
+
+
+@pytest.fixture(scope="session")
+def cluster_topology(store_server):
+    yield from _topology("cluster", store_server)
+
+
+@pytest.fixture(scope="session", params=["server", "sentinel", "cluster"])
+def store_topology(request):
+    """Each form of shared store, once per session: one server, a Sentinel-managed primary
+    with a replica, a Cluster of three primaries (tests/redis_topologies.py)."""
+    return request.getfixturevalue(f"{request.param}_topology")
 
 
 @pytest.fixture

@@ -61,9 +61,11 @@ class SentinelTopology:
 
     def __init__(self, server: str | None = None) -> None:
         self.binary = server
-        self.primary = RedisServer(server=server)
+        # a replica syncs at once, not after the 5 s Redis waits for more replicas to join
+        quick = ("--repl-diskless-sync-delay", "0")
+        self.primary = RedisServer(server=server, args=quick)
         self.replica = RedisServer(
-            server=server, args=("--replicaof", "127.0.0.1", str(self.primary.port))
+            server=server, args=(*quick, "--replicaof", "127.0.0.1", str(self.primary.port))
         )
         self.sentinels = [
             RedisServer(server=server, sentinel=self._sentinel_conf()) for _ in range(3)
@@ -82,6 +84,10 @@ class SentinelTopology:
         self.replica.start()
         for sentinel in self.sentinels:
             sentinel.start()
+        self._wait(
+            lambda: b"state=online" in self.primary.reply("INFO", "replication"),  # type: ignore[operator]
+            "the replica to be in sync",
+        )
         self._wait(lambda: self._replicas_seen() >= 1, "the sentinels to see the replica")
 
     def stop(self) -> None:

@@ -191,6 +191,13 @@ class Store(Protocol):
         """Whether the store answers now (True in memory): for health checks."""
         ...
 
+    def reach(self) -> dict[str, object]:
+        """What the last health check reached, for /healthz: the store's ``form``
+        (``server``, ``sentinel``: with its ``service`` and the ``primary`` connected to,
+        ``cluster``: with how many ``nodes`` its slot map names and ``nodes_reached``);
+        empty in memory."""
+        ...
+
 
 async def take_windows(store: Store, windows: Windows) -> None:
     """One event from each per-minute window, or ``unavailable rate_limited`` when one is full."""

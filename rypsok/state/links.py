@@ -46,7 +46,7 @@ Start-up waits for the first attempt; later ones run in the background."""
 RECONNECT_EVERY_S = 0.5
 """While there is no connection, how often the background tries again (sooner when an
 operation or a health check finds none)."""
-SENTINEL_CHECK_EVERY_S = 1.0
+SENTINEL_CHECK_EVERY_S = 0.5
 """While connected to a Sentinel's primary, how often the sentinels are asked whether it
 is still the primary."""
 
