@@ -133,7 +133,7 @@ def cluster_topology(store_server):
 
 
 @pytest.fixture(scope="session", params=["server", "sentinel", "cluster"])
-def store_topology(request):
+def store_topology(request, store_server):
     """Each form of shared store, once per session: one server, a Sentinel-managed primary
     with a replica, a Cluster of three primaries (tests/redis_topologies.py)."""
     return request.getfixturevalue(f"{request.param}_topology")

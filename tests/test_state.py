@@ -93,6 +93,8 @@ async def test_per_minute_windows_are_shared(engines, store):
             await b.take_minute(token_window("alice", "web_search"), 1)
         assert raised.value.detail["reason"] == "rate_limited"
         await b.take_minute(token_window("bob", "web_search"), 1)
+        assert await a.state.store_answers()
+        assert a.state.reach()["form"] == store.form
     assert a.state.fallbacks == b.state.fallbacks == 0
 
 
