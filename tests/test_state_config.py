@@ -47,6 +47,22 @@ def notices_of(response, code):
         ({"timeout_ms": 0}, "at least 1"),
         ({"timeout_ms": 101}, "at most 100"),
         ({"password": "hunter2"}, "unknown key"),
+        ({"url": "redis+sentinel://127.0.0.1:26379"}, "/SERVICE[/DB]"),
+        ({"url": "redis+sentinel://127.0.0.1:26379/"}, "/SERVICE[/DB]"),
+        ({"url": "redis+sentinel://127.0.0.1:26379/rypsok/one"}, "/SERVICE[/DB]"),
+        ({"url": "redis+sentinel://127.0.0.1:26379,/rypsok"}, "/SERVICE[/DB]"),
+        ({"url": "redis+sentinel://a:1,b:99999/rypsok"}, "/SERVICE[/DB]"),
+        ({"url": "redis+sentinel://:hunter2@127.0.0.1/rypsok"}, "state.sentinel_password_env"),
+        ({"url": "redis://127.0.0.1:7000/3", "cluster": True}, "only database 0"),
+        ({"url": "redis+sentinel://127.0.0.1/rypsok", "cluster": True}, "choose one"),
+        ({"url": "redis://127.0.0.1:7000,127.0.0.1:7001/0"}, "redis://HOST:PORT/DB"),
+        ({"cluster": True}, "state.url is not"),
+        ({"cluster": "yes"}, "true or false"),
+        ({"sentinel_password_env": "SENTINEL_PASSWORD"}, "state.url is not"),
+        (
+            {"sentinel_password_env": "SENTINEL_PASSWORD", "url": "redis://127.0.0.1/0"},
+            "names no sentinels",
+        ),
     ],
 )
 def test_bad_state_keys_are_named(table, problem):
@@ -75,6 +91,35 @@ def test_state_defaults_and_the_password_from_the_environment():
     with pytest.raises(ConfigError) as raised:
         config_from_dict({"state": {"password_env": "STATE_PASSWORD"}}, env={"STATE_PASSWORD": "x"})
     assert raised.value.key == "state.password_env"
+
+
+def test_the_sentinel_and_cluster_forms_are_read():
+    sentinel = config_from_dict(
+        {
+            "state": {
+                "url": "rediss+sentinel://rypsok@s1.internal,s2.internal:26380,[::1]/team/2",
+                "password_env": "STATE_PASSWORD",
+                "sentinel_password_env": "SENTINEL_PASSWORD",
+            }
+        },
+        env={"STATE_PASSWORD": "hunter2", "SENTINEL_PASSWORD": "hunter3"},
+    ).state
+    address = sentinel.address
+    assert (address.form, address.tls, address.service, address.db) == ("sentinel", True, "team", 2)
+    assert address.nodes == (("s1.internal", 26379), ("s2.internal", 26380), ("::1", 26379))
+    assert address.username == "rypsok"
+    assert (sentinel.password, sentinel.sentinel_password) == ("hunter2", "hunter3")
+    assert "hunter" not in repr(sentinel)
+    cluster = config_from_dict(
+        {"state": {"url": "rediss://node1.internal:7000/0", "cluster": True}}, env={}
+    ).state.address
+    assert (cluster.form, cluster.tls, cluster.nodes) == (
+        "cluster",
+        True,
+        (("node1.internal", 7000),),
+    )
+    single = config_from_dict({"state": {"url": "redis://127.0.0.1/1"}}, env={}).state.address
+    assert (single.form, single.nodes, single.db) == ("server", (("127.0.0.1", 6379),), 1)
 
 
 def test_cli_refuses_a_bad_state_url_with_exit_2(tmp_path: Path):
