@@ -92,6 +92,7 @@ class RedisServer:
         """sentinel.conf's lines: the process is a sentinel (it rewrites the file it is given)."""
         self._dir = tempfile.TemporaryDirectory(prefix="rypsok-redis-")
         self._process: subprocess.Popen | None = None
+        self.paused = False
 
     def url(self, db: int = 0) -> str:
         return f"{'rediss' if self.tls else 'redis'}://127.0.0.1:{self.port}/{db}"
@@ -156,10 +157,12 @@ class RedisServer:
     def pause(self) -> None:
         assert self._process is not None
         self._process.send_signal(signal.SIGSTOP)
+        self.paused = True
 
     def resume(self) -> None:
         assert self._process is not None
         self._process.send_signal(signal.SIGCONT)
+        self.paused = False
 
     @property
     def running(self) -> bool:

@@ -107,7 +107,7 @@ class SentinelTopology:
     def primary_port(self) -> int:
         """The port the sentinels name as the primary now."""
         for sentinel in self.sentinels:
-            if sentinel.running:
+            if sentinel.running and not sentinel.paused:
                 with contextlib.suppress(OSError, RuntimeError):
                     reply = sentinel.reply("SENTINEL", "GET-MASTER-ADDR-BY-NAME", SERVICE)
                     assert isinstance(reply, list)

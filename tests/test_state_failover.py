@@ -75,6 +75,7 @@ async def shared_within(a: Client, b: Client, engines, bound_s: float) -> float:
 
 
 async def test_two_replicas_share_through_a_primary_killed_mid_run(engines, sentinels):
+    """The primary killed, and the first sentinel hung (SIGSTOP) with it."""
     plays(engines)
     deadline_ms = 800
     async with (
@@ -88,6 +89,9 @@ async def test_two_replicas_share_through_a_primary_killed_mid_run(engines, sent
         # replicated before the kill: what the replica has is what the new primary has
         assert sentinels.primary.reply("WAIT", "1", "1000") == 1
         old_port = sentinels.primary_port()
+        # the sentinel every replica asked first hangs: the other two fail over, and are
+        # asked in its stead
+        sentinels.sentinels[0].pause()
         sentinels.primary.kill()
 
         timings: list[float] = []

@@ -49,6 +49,9 @@ operation or a health check finds none)."""
 SENTINEL_CHECK_EVERY_S = 0.5
 """While connected to a Sentinel's primary, how often the sentinels are asked whether it
 is still the primary."""
+SENTINEL_ANSWER_S = 0.25
+"""How long one sentinel may take to answer (and to connect to, twice that) before the
+next is asked: a hung sentinel must not keep the others from being asked."""
 
 # coredis logs failed connections with their traces; the fallback logs
 # state_store_unavailable (once a minute) instead.
@@ -184,7 +187,8 @@ class PrimaryLink(_Background):
         self._sentinel: coredis.Sentinel[str] | None = None
         if address.form == "sentinel":
             sentinel_options = {
-                "connect_timeout": CONNECT_TIMEOUT_S,
+                "connect_timeout": 2 * SENTINEL_ANSWER_S,
+                "stream_timeout": SENTINEL_ANSWER_S,
                 "password": config.state.sentinel_password,
                 "ssl_context": self._options.get("ssl_context"),
             }
@@ -360,21 +364,22 @@ class ClusterLink(_Background):
         async with self._cluster() as cluster:
             pool = cluster.connection_pool
             nodes = pool.cluster_layout.nodes
-            answers: list[bool] = []
+            # counted as the answers come, so that a check cut off by its bound says how
+            # many answered within it
+            self._reached = 0
 
             async def ping(node: Any) -> None:
                 with contextlib.suppress(Exception):
                     connection = await pool.get_connection(node)
                     try:
-                        answers.append(await _send(connection, ("PING",)) == "PONG")
+                        if await _send(connection, ("PING",)) == "PONG":
+                            self._reached += 1
                     finally:
                         pool.release(connection)
 
             async with anyio.create_task_group() as group:
                 for node in nodes:
                     group.start_soon(ping, node)
-            self._reached = sum(answers)
-            self._known = len(nodes)
             return bool(nodes) and self._reached == len(nodes)
 
     def reach(self) -> dict[str, Any]:
