@@ -55,6 +55,8 @@ def config(engines, topology, deadline_ms: int = 1000):
         CODE,
         cache={"enabled": True},
         search={"deadline_ms": deadline_ms},
+        # calls every tenth of a second until the failover ends: no limit reached meanwhile
+        limits={"web_search": 1000, "engine_status": 1000},
         state=topology.state(timeout_ms=100),
     )
 
