@@ -19,8 +19,8 @@ import sys
 import pytest
 
 from rypsok import Client, ToolError
-from rypsok.limits import MonthlyCap, monthly_cap
 from rypsok.state import EngineAsk
+from rypsok.state.limits import MonthlyCap, monthly_cap
 from rypsok.state.memory import MemoryStore
 from rypsok.state.redis import RedisStore
 from tests.conftest import config_data, make_config

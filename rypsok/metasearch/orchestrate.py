@@ -24,7 +24,6 @@ from types import ModuleType
 import anyio
 import httpx
 
-from rypsok import telemetry
 from rypsok.config import EngineConfig
 from rypsok.engines.base import (
     MAX_BODY_BYTES,
@@ -41,6 +40,7 @@ from rypsok.net.body import (
     BodyUndecodable,
     read_body,
 )
+from rypsok.observability import telemetry
 from rypsok.progress import NO_PROGRESS, Progress
 
 log = logging.getLogger("rypsok.metasearch")

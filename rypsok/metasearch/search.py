@@ -17,15 +17,15 @@ from rypsok.config import Config
 from rypsok.engines.base import EngineSearch
 from rypsok.engines.registry import engine_module
 from rypsok.hygiene import secrets
-from rypsok.limits import monthly_cap
 from rypsok.metasearch import merge
 from rypsok.metasearch.orchestrate import EngineJob, EnginePools, EngineRun, run_engines
 from rypsok.model import Notice, Notices, SearchResponse
 from rypsok.net.egress import EgressPolicy
-from rypsok.observe import Observer
+from rypsok.observability.observer import Observer
 from rypsok.progress import NO_PROGRESS, Progress
-from rypsok.result_cache import CacheKey
 from rypsok.state import EngineAsk, EngineOutcome, Store, Windows, take_windows
+from rypsok.state.limits import monthly_cap
+from rypsok.state.result_cache import CacheKey
 from rypsok.version import USER_AGENT
 
 log = logging.getLogger("rypsok.metasearch")

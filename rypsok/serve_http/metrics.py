@@ -16,7 +16,7 @@ from prometheus_client.process_collector import ProcessCollector
 from prometheus_client.registry import Collector
 
 from rypsok.model import EngineState
-from rypsok.observe import Observer
+from rypsok.observability.observer import Observer
 
 BREAKER_STATES = ("closed", "open", "half_open", "disabled")
 CALL_BUCKETS_S = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 15.0)

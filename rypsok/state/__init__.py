@@ -24,8 +24,8 @@ from typing import Literal, Protocol
 from rypsok import errors
 from rypsok.config import Config
 from rypsok.engines.base import RawResult
-from rypsok.limits import Clock, MonthlyCap
-from rypsok.result_cache import CacheKey
+from rypsok.state.limits import Clock, MonthlyCap
+from rypsok.state.result_cache import CacheKey
 
 RETURNED_URLS_KEPT = 10_000
 """How many URLs web_search returned are kept for strict mode (the most recent)."""

@@ -17,7 +17,7 @@ SETTLE_CALL (the cache and the returned URLs). The rules live once, in PRELUDE's
 
 from __future__ import annotations
 
-from rypsok.breaker import LATENCY_WINDOW
+from rypsok.state.breaker import LATENCY_WINDOW
 
 PRELUDE = (
     f"local LATENCY_KEPT = {LATENCY_WINDOW}\n"

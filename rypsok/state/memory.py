@@ -11,10 +11,7 @@ from __future__ import annotations
 import collections
 from collections.abc import Sequence
 
-from rypsok.breaker import EngineHealth
 from rypsok.config import Config
-from rypsok.limits import Clock, MinuteWindows
-from rypsok.result_cache import ResultCache
 from rypsok.state import (
     RETURNED_URLS_KEPT,
     EngineAsk,
@@ -25,6 +22,9 @@ from rypsok.state import (
     engine_window,
     month_counter,
 )
+from rypsok.state.breaker import EngineHealth
+from rypsok.state.limits import Clock, MinuteWindows
+from rypsok.state.result_cache import ResultCache
 
 
 class MemoryStore:
