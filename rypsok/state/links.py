@@ -184,19 +184,22 @@ class PrimaryLink(_Background):
         self._options = _options(config, address)
         self._live: BaseConnection | None = None
         """The connection every operation uses, while it is open (inside ``async with``)."""
-        self._sentinel: coredis.Sentinel[str] | None = None
-        if address.form == "sentinel":
-            sentinel_options = {
-                "connect_timeout": 2 * SENTINEL_ANSWER_S,
-                "stream_timeout": SENTINEL_ANSWER_S,
-                "password": config.state.sentinel_password,
-                "ssl_context": self._options.get("ssl_context"),
-            }
-            self._sentinel = coredis.Sentinel(
-                [TCPLocation(host, port) for host, port in address.nodes],
-                sentinel_kwargs=sentinel_options,
-                decode_responses=True,
-            )
+        self._sentinel_password = config.state.sentinel_password
+        self._sentinel = self._sentinels() if address.form == "sentinel" else None
+        """The sentinels this link asks inside ``async with``."""
+
+    def _sentinels(self) -> coredis.Sentinel[str]:
+        options = {
+            "connect_timeout": 2 * SENTINEL_ANSWER_S,
+            "stream_timeout": SENTINEL_ANSWER_S,
+            "password": self._sentinel_password,
+            "ssl_context": self._options.get("ssl_context"),
+        }
+        return coredis.Sentinel(
+            [TCPLocation(host, port) for host, port in self._address.nodes],
+            sentinel_kwargs=options,
+            decode_responses=True,
+        )
 
     async def __aenter__(self) -> PrimaryLink:
         await super().__aenter__()
@@ -205,12 +208,12 @@ class PrimaryLink(_Background):
             await self._exit.enter_async_context(self._sentinel)
         return self
 
-    async def _new_connection(self) -> BaseConnection:
-        if self._sentinel is None:
+    async def _new_connection(self, sentinels: coredis.Sentinel[str] | None) -> BaseConnection:
+        if sentinels is None:
             # the pool only reads the URL into a connection's parameters; it is never entered
             pool = coredis.ConnectionPool.from_url(self._url, **self._options)
             return pool.connection_class(pool.location, **pool.connection_kwargs)
-        host, port = await self._sentinel.discover_primary(self._address.service)
+        host, port = await sentinels.discover_primary(self._address.service)
         return SentinelManagedConnection(
             TCPLocation(host, port),
             self._address.service,
@@ -220,7 +223,7 @@ class PrimaryLink(_Background):
         )
 
     async def _open(self, group: anyio.abc.TaskGroup) -> None:
-        connection = await self._new_connection()
+        connection = await self._new_connection(self._sentinel)
 
         async def run(*, task_status: TaskStatus[None]) -> None:
             try:
@@ -252,9 +255,11 @@ class PrimaryLink(_Background):
     async def _connection(self) -> AsyncIterator[BaseConnection]:
         if not self.entered:
             async with contextlib.AsyncExitStack() as stack:
+                sentinels = None
                 if self._sentinel is not None:
-                    await stack.enter_async_context(self._sentinel)
-                connection = await self._new_connection()
+                    # sentinels of its own: operations outside ``async with`` may overlap
+                    sentinels = await stack.enter_async_context(self._sentinels())
+                connection = await self._new_connection(sentinels)
                 group = await stack.enter_async_context(anyio.create_task_group())
                 stack.callback(group.cancel_scope.cancel)
                 await group.start(connection.run)
