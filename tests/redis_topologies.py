@@ -59,22 +59,37 @@ class SentinelTopology:
 
     form = "sentinel"
 
-    def __init__(self, server: str | None = None) -> None:
+    def __init__(
+        self,
+        server: str | None = None,
+        password: str | None = None,
+        sentinel_password: str | None = None,
+    ) -> None:
+        """``password``: the data nodes' (and the replica's to its primary);
+        ``sentinel_password``: the sentinels' own."""
         self.binary = server
+        self.password = password
         # a replica syncs at once, not after the 5 s Redis waits for more replicas to join
-        quick = ("--repl-diskless-sync-delay", "0")
-        self.primary = RedisServer(server=server, args=quick)
+        quick: tuple[str, ...] = ("--repl-diskless-sync-delay", "0")
+        if password:
+            quick += ("--masterauth", password)
+        self.primary = RedisServer(server=server, args=quick, password=password)
         self.replica = RedisServer(
-            server=server, args=(*quick, "--replicaof", "127.0.0.1", str(self.primary.port))
+            server=server,
+            args=(*quick, "--replicaof", "127.0.0.1", str(self.primary.port)),
+            password=password,
         )
         self.sentinels = [
-            RedisServer(server=server, sentinel=self._sentinel_conf()) for _ in range(3)
+            RedisServer(server=server, sentinel=self._sentinel_conf(), password=sentinel_password)
+            for _ in range(3)
         ]
 
     def _sentinel_conf(self) -> str:
+        auth = f"sentinel auth-pass {SERVICE} {self.password}\n" if self.password else ""
         return (
             f"sentinel monitor {SERVICE} 127.0.0.1 {self.primary.port} 2\n"
-            f"sentinel down-after-milliseconds {SERVICE} {DOWN_AFTER_MS}\n"
+            + auth
+            + f"sentinel down-after-milliseconds {SERVICE} {DOWN_AFTER_MS}\n"
             f"sentinel failover-timeout {SERVICE} {FAILOVER_TIMEOUT_MS}\n"
             f"sentinel parallel-syncs {SERVICE} 1\n"
         )

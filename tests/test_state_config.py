@@ -5,6 +5,7 @@ real redis-servers (one over TLS) started by the tests.
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +17,7 @@ from rypsok.config import ConfigError, config_from_dict
 from tests.conftest import make_config
 from tests.engine_servers import json_play
 from tests.redis_server import RedisServer, sharing_bound
+from tests.redis_topologies import SentinelTopology
 
 pytestmark = pytest.mark.anyio
 
@@ -198,3 +200,42 @@ async def test_the_password_comes_from_the_named_variable(engines, store_server)
             "rypsok:window:engine:stackexchange",
             "rypsok:window:tool:web_search",
         ]
+
+
+async def test_the_sentinels_password_and_the_data_nodes_are_each_their_own(engines, store_server):
+    """``password_env`` for the primary and its replica, ``sentinel_password_env`` for the
+    sentinels; a wrong one of either leaves the replica on memory."""
+    plays(engines)
+    with contextlib.ExitStack() as stack:
+        topology = SentinelTopology(
+            server=store_server, password="data-secret", sentinel_password="sentinel-secret"
+        )
+        topology.start()
+        stack.callback(topology.stop)
+
+        def config(data: str, sentinel: str):
+            return make_config(
+                engines,
+                CODE,
+                env={"STATE_PASSWORD": data, "SENTINEL_PASSWORD": sentinel},
+                cache={"enabled": True},
+                state=topology.state(
+                    password_env="STATE_PASSWORD",
+                    sentinel_password_env="SENTINEL_PASSWORD",
+                    timeout_ms=100,
+                ),
+            )
+
+        right = sharing_bound(config("data-secret", "sentinel-secret"))
+        async with Client(right) as a, Client(right) as b:
+            assert await a.state.store_answers()
+            await a.search("authenticated", category="code")
+            hit = await b.search("authenticated", category="code")
+            assert notices_of(hit, "from_cache") == [("github", None), ("stackexchange", None)]
+            assert a.state.fallbacks == b.state.fallbacks == 0
+        for data, sentinel in (("wrong", "sentinel-secret"), ("data-secret", "wrong")):
+            async with Client(config(data, sentinel)) as refused:
+                assert not await refused.state.store_answers()
+                assert refused.state.reach()["primary"] is None
+                assert (await refused.search("refused", category="code")).outcome == "ok"
+                assert refused.state.fallbacks > 0
