@@ -166,7 +166,9 @@ class ClusterTopology:
     form = "cluster"
 
     def __init__(self, server: str | None = None) -> None:
-        args = ("--cluster-enabled", "yes", "--cluster-node-timeout", "1000")
+        # long enough that a node paused for a test is not voted out (no replica would
+        # take its slots: the whole Cluster would refuse until it is back)
+        args = ("--cluster-enabled", "yes", "--cluster-node-timeout", "5000")
         # the bus port named, not the default port + 10000 (past 65535 for a high free port)
         self.nodes = [
             RedisServer(server=server, args=(*args, "--cluster-port", str(free_port())))
@@ -191,12 +193,16 @@ class ClusterTopology:
             capture_output=True,
             timeout=STARTUP_S,
         )
+        self.wait_healthy()
+
+    def wait_healthy(self) -> None:
+        """Until every node says the Cluster is up (cluster_state:ok)."""
         deadline = time.monotonic() + STARTUP_S
         while time.monotonic() < deadline:
             if all(b"cluster_state:ok" in node.reply("CLUSTER", "INFO") for node in self.nodes):  # type: ignore[operator]
                 return
             time.sleep(0.05)
-        raise RuntimeError("the cluster did not come up")
+        raise RuntimeError("the cluster is not up")
 
     def stop(self) -> None:
         for node in self.nodes:

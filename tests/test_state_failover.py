@@ -193,3 +193,37 @@ async def test_one_search_whose_keys_live_on_different_primaries(engines, cluste
         assert holder.reply("ZCARD", window) == 2
     window = cluster.key("main", "window:tool:web_search")
     assert cluster.node_for(window).reply("ZCARD", window) == 3
+
+
+async def test_a_hung_cluster_primary_costs_a_call_at_most_its_bound(engines, cluster_topology):
+    """The primary of stackexchange's slot hangs (SIGSTOP): the operations that reach it,
+    split by slot and sent at once, are cut off at the bound together, and every call is
+    answered from memory within its deadline."""
+    cluster = cluster_topology
+    cluster.flush()
+    plays(engines)
+    deadline_ms = 500
+    data = make_config(
+        engines,
+        CODE,
+        search={"deadline_ms": deadline_ms},
+        state=cluster.state(timeout_ms=50),
+    )
+    hung = cluster.node_for(cluster.key("engine:stackexchange", "x"))
+    async with Client(data) as a:
+        await a.search("warm", category="code")
+        assert a.state.fallbacks == 0
+        hung.pause()
+        try:
+            for n in range(4):
+                started = anyio.current_time()
+                response = await a.search(f"hung {n}", category="code")
+                assert response.outcome == "ok"
+                assert anyio.current_time() - started < deadline_ms / 1000 + SLACK_S
+                await anyio.sleep(0.5)
+            assert not await a.state.store_answers()
+            assert a.state.reach()["nodes_reached"] == 2
+        finally:
+            hung.resume()
+            cluster.wait_healthy()
+        assert a.state.fallbacks >= 4
