@@ -52,6 +52,7 @@ from rypsok.state import (
     month_counter,
 )
 from rypsok.state.links import Script, open_link
+from rypsok.state.result_cache import CacheKey
 
 PREFIX = "rypsok:"
 MAIN_TAG = "main"
@@ -91,8 +92,9 @@ class KeyLayout:
     def window(self, name: str) -> str:
         return self.main("window", name)
 
-    def cache(self, ask_key: Any) -> str:
-        return self.main("cache", ask_key.digest() if ask_key else "-")
+    def cache(self, key: CacheKey | None) -> str:
+        """A cached answer's entry ("-" for none: the scripts take one per engine)."""
+        return self.main("cache", key.digest() if key else "-")
 
 
 def encode_results(results: Sequence[RawResult]) -> str:
