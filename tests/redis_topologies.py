@@ -64,23 +64,40 @@ class SentinelTopology:
         server: str | None = None,
         password: str | None = None,
         sentinel_password: str | None = None,
+        tls: tuple[str, str, str] | None = None,
     ) -> None:
         """``password``: the data nodes' (and the replica's to its primary);
-        ``sentinel_password``: the sentinels' own."""
+        ``sentinel_password``: the sentinels' own; ``tls`` (certificate, key and CA files):
+        every node and sentinel speaks TLS only, to clients and to each other."""
         self.binary = server
         self.password = password
+        self.tls = tls
         # a replica syncs at once, not after the 5 s Redis waits for more replicas to join
         quick: tuple[str, ...] = ("--repl-diskless-sync-delay", "0")
         if password:
             quick += ("--masterauth", password)
-        self.primary = RedisServer(server=server, args=quick, password=password)
+        links: tuple[str, ...] = ()
+        served: tuple[str, str] | None = None
+        if tls:
+            served = tls[:2]
+            links = ("--tls-replication", "yes", "--tls-ca-cert-file", tls[2])
+        self.primary = RedisServer(
+            server=server, args=(*quick, *links), password=password, tls=served
+        )
         self.replica = RedisServer(
             server=server,
-            args=(*quick, "--replicaof", "127.0.0.1", str(self.primary.port)),
+            args=(*quick, *links, "--replicaof", "127.0.0.1", str(self.primary.port)),
             password=password,
+            tls=served,
         )
         self.sentinels = [
-            RedisServer(server=server, sentinel=self._sentinel_conf(), password=sentinel_password)
+            RedisServer(
+                server=server,
+                sentinel=self._sentinel_conf(),
+                password=sentinel_password,
+                tls=served,
+                args=links,
+            )
             for _ in range(3)
         ]
 
@@ -111,7 +128,7 @@ class SentinelTopology:
 
     def url(self) -> str:
         hosts = ",".join(f"127.0.0.1:{s.port}" for s in self.sentinels)
-        return f"redis+sentinel://{hosts}/{SERVICE}"
+        return f"{'rediss' if self.tls else 'redis'}+sentinel://{hosts}/{SERVICE}"
 
     def state(self, **more: Any) -> dict[str, Any]:
         return {"url": self.url(), **more}

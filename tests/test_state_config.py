@@ -239,3 +239,33 @@ async def test_the_sentinels_password_and_the_data_nodes_are_each_their_own(engi
                 assert refused.state.reach()["primary"] is None
                 assert (await refused.search("refused", category="code")).outcome == "ok"
                 assert refused.state.fallbacks > 0
+
+
+async def test_rediss_sentinel_speaks_tls_to_the_sentinels_and_the_primary(
+    engines, tls_files, monkeypatch, store_server
+):
+    """Sentinels and data nodes serve TLS only: rediss+sentinel:// reaches both with the
+    certificate checked, and a CA the system does not trust reaches neither."""
+    plays(engines)
+    tls = (tls_files["ip"], tls_files["ip_key"], tls_files["ca"])
+    with contextlib.ExitStack() as stack:
+        topology = SentinelTopology(server=store_server, tls=tls)
+        topology.start()
+        stack.callback(topology.stop)
+        config = sharing_bound(
+            make_config(engines, CODE, cache={"enabled": True}, state=topology.state())
+        )
+        assert config.state.url.startswith("rediss+sentinel://")
+        monkeypatch.setenv("SSL_CERT_FILE", tls_files["ca"])
+        async with Client(config) as a, Client(config) as b:
+            assert await a.state.store_answers()
+            assert a.state.reach()["primary"] == f"127.0.0.1:{topology.primary.port}"
+            await a.search("over tls", category="code")
+            hit = await b.search("over tls", category="code")
+            assert notices_of(hit, "from_cache") == [("github", None), ("stackexchange", None)]
+            assert a.state.fallbacks == b.state.fallbacks == 0
+        monkeypatch.setenv("SSL_CERT_FILE", tls_files["stranger"])
+        async with Client(config) as stranger:
+            assert not await stranger.state.store_answers()
+            assert (await stranger.search("untrusted", category="code")).outcome == "ok"
+            assert stranger.state.fallbacks > 0
