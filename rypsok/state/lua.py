@@ -101,14 +101,22 @@ local function admit(breaker, lease, token, lease_ms)
   if redis.call('SET', lease, token, 'NX', 'PX', lease_ms) then return 'probe' end
   return 'cooldown'
 end
--- one engine the cache did not answer: its budget, its monthly cap, then its breaker;
--- a request granted counts against the budget and the cap. {decision, payload}: for go
--- and probe '1' when the breaker is clean, else the ms until the engine may be asked.
-local function plan_engine(window, breaker, lease, month, limit, cap, month_ms, token, lease_ms)
+-- one engine the cache did not answer: its rest (a spent plan), its budget, its monthly
+-- caps (calls and cost), then its breaker; a request granted counts against the budget
+-- and the calls cap. keys: window, breaker, lease, month, rest, cost; caps: calls, cost
+-- (0: none), ms until the month ends. {decision, payload}: for go and probe '1' when the
+-- breaker is clean, else the ms until the engine may be asked.
+local function plan_engine(keys, limit, caps, token, lease_ms)
+  local window, breaker, lease, month, rest, cost = unpack(keys)
+  local cap, cost_cap, month_ms = caps[1], caps[2], caps[3]
   local count = window_count(window)
   local capped = cap > 0 and (tonumber(redis.call('GET', month)) or 0) >= cap
+  if cost_cap > 0 and (tonumber(redis.call('GET', cost)) or 0) >= cost_cap then
+    capped = true
+  end
+  local rest_ms = math.max(0, redis.call('PTTL', rest))
   local decision = 'rate_limited'
-  if count < limit and not capped then
+  if count < limit and not capped and rest_ms == 0 then
     decision = admit(breaker, lease, token, lease_ms)
   end
   if decision ~= 'rate_limited' and decision ~= 'cooldown' then
@@ -125,12 +133,23 @@ local function plan_engine(window, breaker, lease, month, limit, cap, month_ms, 
   local cooldown_ms = math.max(0, open_until - now)
   local budget_ms = window_retry_ms(window, limit, count)
   local cap_ms = capped and month_ms or 0
-  return {decision, tostring(math.max(1, cooldown_ms, budget_ms, cap_ms))}
+  return {decision, tostring(math.max(1, cooldown_ms, budget_ms, cap_ms, rest_ms))}
 end
 
--- an engine's outcome: its latency, then its breaker (an answer closes it; a failure
--- counts, and opens it at the threshold, for Retry-After, or when the probe failed)
-local function settle_engine(breaker, lease, latency, answered, seconds, retry_ms, token, rules)
+-- an engine's outcome: its rest (a spent plan; a longer rest already set stays), the
+-- month's cost, its latency, then its breaker (an answer closes it; a failure counts, and
+-- opens it at the threshold, for Retry-After, or when the probe failed). keys: breaker,
+-- lease, latency, rest, cost; spent: rest_ms (0: none), cost or '', ms until the month ends
+local function settle_engine(keys, answered, seconds, retry_ms, token, spent, rules)
+  local breaker, lease, latency, rest, cost_key = unpack(keys)
+  local rest_ms, cost, month_ms = spent[1], spent[2], spent[3]
+  if rest_ms > 0 and redis.call('PTTL', rest) < rest_ms then
+    redis.call('SET', rest, '1', 'PX', rest_ms)
+  end
+  if cost ~= '' then
+    redis.call('INCRBYFLOAT', cost_key, cost)
+    redis.call('PEXPIRE', cost_key, month_ms + 86400000)
+  end
   if seconds ~= '' then
     redis.call('LPUSH', latency, seconds)
     redis.call('LTRIM', latency, 0, LATENCY_KEPT - 1)
@@ -192,24 +211,27 @@ PLAN = (
     PRELUDE
     + """
 -- KEYS: cache index, the call's windows, then per engine: cache entry, budget window,
--- breaker, lease, month counter. ARGV: token, lease_ms, window count, each window's limit,
--- then per engine: rate_per_minute, use_cache (1 or 0), monthly cap (0: none), ms until
--- the month ends. Returns {0, per engine {decision, cached value, retry ms, or for go and
--- probe '1' when the breaker is clean}}, or {ms until the full window has room, {}}.
+-- breaker, lease, month counter, rest, month's cost. ARGV: token, lease_ms, window count,
+-- each window's limit, then per engine: rate_per_minute, use_cache (1 or 0), monthly
+-- calls cap (0: none), monthly cost cap (0: none), ms until the month ends. Returns {0,
+-- per engine {decision, cached value, retry ms, or for go and probe '1' when the breaker
+-- is clean}}, or {ms until the full window has room, {}}.
 local token, lease_ms, windows = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 local refused = take_windows(2, windows, 4, token)
 if refused > 0 then return {refused, {}} end
 local answers = {}
 local k, a = 1 + windows, 3 + windows
-for i = 1, (#KEYS - k) / 5 do
+for i = 1, (#KEYS - k) / 7 do
+  local at, args = k + 7 * (i - 1), a + 5 * (i - 1)
   local hit = false
-  if ARGV[a + 4*i - 2] == '1' then hit = cache_get(KEYS[k + 5*i - 4], KEYS[1]) end
+  if ARGV[args + 2] == '1' then hit = cache_get(KEYS[at + 1], KEYS[1]) end
   if hit then
     answers[i] = {'cached', hit}
   else
     answers[i] = plan_engine(
-      KEYS[k + 5*i - 3], KEYS[k + 5*i - 2], KEYS[k + 5*i - 1], KEYS[k + 5*i],
-      tonumber(ARGV[a + 4*i - 3]), tonumber(ARGV[a + 4*i - 1]), tonumber(ARGV[a + 4*i]),
+      {KEYS[at + 2], KEYS[at + 3], KEYS[at + 4], KEYS[at + 5], KEYS[at + 6], KEYS[at + 7]},
+      tonumber(ARGV[args + 1]),
+      {tonumber(ARGV[args + 3]), tonumber(ARGV[args + 4]), tonumber(ARGV[args + 5])},
       token, lease_ms)
   end
 end
@@ -242,10 +264,11 @@ PLAN_ENGINE = (
     PRELUDE
     + """
 -- A Cluster's second half of PLAN, for one engine, in its slot. KEYS: budget window,
--- breaker, lease, month counter. ARGV: token, lease_ms, rate_per_minute, monthly cap
--- (0: none), ms until the month ends. Returns {decision, payload} as PLAN does.
-return plan_engine(KEYS[1], KEYS[2], KEYS[3], KEYS[4], tonumber(ARGV[3]), tonumber(ARGV[4]),
-  tonumber(ARGV[5]), ARGV[1], tonumber(ARGV[2]))
+-- breaker, lease, month counter, rest, month's cost. ARGV: token, lease_ms,
+-- rate_per_minute, monthly calls cap, monthly cost cap (0: none), ms until the month ends.
+-- Returns {decision, payload} as PLAN does.
+return plan_engine(KEYS, tonumber(ARGV[3]),
+  {tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])}, ARGV[1], tonumber(ARGV[2]))
 """
 )
 
@@ -258,20 +281,22 @@ SETTLE = (
     PRELUDE
     + _RULES
     + """
--- KEYS: cache index, returned URLs, then per engine: breaker, lease, latency, cache entry.
--- ARGV: failures, cooldown_ms, max_cooldown_ms, cache ttl_ms, cache max_entries,
--- URLs kept, engine count; per engine: answered (1 or 0), latency_s or '',
--- retry_after_ms, lease or '', cache value or ''; then the returned URLs.
+-- KEYS: cache index, returned URLs, then per engine: breaker, lease, latency, rest,
+-- month's cost, cache entry. ARGV: failures, cooldown_ms, max_cooldown_ms, cache ttl_ms,
+-- cache max_entries, URLs kept, engine count; per engine: answered (1 or 0), latency_s or
+-- '', retry_after_ms, lease or '', rest_ms (0: none), cost or '', ms until the month
+-- ends, cache value or ''; then the returned URLs.
 local ttl_ms, max_entries, urls_kept = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
 local engines = tonumber(ARGV[7])
 for i = 1, engines do
-  local at = 7 + 5 * (i - 1)
-  settle_engine(KEYS[4*i-1], KEYS[4*i], KEYS[4*i+1], ARGV[at+1], ARGV[at+2],
-    tonumber(ARGV[at+3]), ARGV[at+4], rules)
-  local value = ARGV[at+5]
-  if value ~= '' then cache_put(KEYS[4*i+2], KEYS[1], value, ttl_ms, max_entries) end
+  local k, at = 2 + 6 * (i - 1), 7 + 8 * (i - 1)
+  settle_engine({KEYS[k+1], KEYS[k+2], KEYS[k+3], KEYS[k+4], KEYS[k+5]}, ARGV[at+1],
+    ARGV[at+2], tonumber(ARGV[at+3]), ARGV[at+4],
+    {tonumber(ARGV[at+5]), ARGV[at+6], tonumber(ARGV[at+7])}, rules)
+  local value = ARGV[at+8]
+  if value ~= '' then cache_put(KEYS[k+6], KEYS[1], value, ttl_ms, max_entries) end
 end
-record_urls(KEYS[2], 8 + 5 * engines, urls_kept)
+record_urls(KEYS[2], 8 + 8 * engines, urls_kept)
 return 1
 """
 )
@@ -280,10 +305,12 @@ SETTLE_ENGINE = (
     PRELUDE
     + _RULES
     + """
--- A Cluster's SETTLE for one engine, in its slot. KEYS: breaker, lease, latency. ARGV:
--- failures, cooldown_ms, max_cooldown_ms, answered (1 or 0), latency_s or '',
--- retry_after_ms, lease or ''.
-settle_engine(KEYS[1], KEYS[2], KEYS[3], ARGV[4], ARGV[5], tonumber(ARGV[6]), ARGV[7], rules)
+-- A Cluster's SETTLE for one engine, in its slot. KEYS: breaker, lease, latency, rest,
+-- month's cost. ARGV: failures, cooldown_ms, max_cooldown_ms, answered (1 or 0),
+-- latency_s or '', retry_after_ms, lease or '', rest_ms (0: none), cost or '', ms until
+-- the month ends.
+settle_engine(KEYS, ARGV[4], ARGV[5], tonumber(ARGV[6]), ARGV[7],
+  {tonumber(ARGV[8]), ARGV[9], tonumber(ARGV[10])}, rules)
 return 1
 """
 )

@@ -18,12 +18,15 @@ Keys, all under ``rypsok:``::
     latency:<engine>     list: the last 20 response times in seconds
     month:<engine>:<YYYY-MM>  requests sent in that month (max_calls_per_month), expiring
                          a day after the month ends
+    cost:<engine>:<YYYY-MM>   what the engine cost that month, in its provider's unit
+                         (max_cost_per_month), expiring a day after the month ends
+    rest:<engine>        present while the engine rests after a spent plan (PX: the rest)
     cache:<sha256>       one engine's cached answer (JSON), with the cache's TTL
     cache-index          sorted set: cache keys by last use (the bound on entries)
     returned-urls        sorted set: URLs web_search returned, the newest 10,000
 
 On a Cluster each name carries a hash tag after ``rypsok:``: ``{engine:<id>}`` for an
-engine's budget window, breaker, probe, latencies and months (``rypsok:{engine:github}:
+engine's budget window, breaker, probe, latencies, months, cost and rest (``rypsok:{engine:github}:
 breaker:github``), ``{main}`` for the rest (the call and token windows, the cache and
 its index, the returned URLs), so that every script's keys share one slot.
 """
@@ -154,18 +157,23 @@ class RedisStore:
         return int(await self._eval(_ACQUIRE, keys, args))
 
     def _engine_plan(self, ask: EngineAsk) -> tuple[list[str], list[Any]]:
-        """One engine's keys and arguments for its budget, monthly cap and breaker."""
-        monthly, engine, keys = ask.monthly, ask.engine, self._keys
+        """One engine's keys and arguments for its rest, budget, monthly caps and breaker."""
+        monthly, monthly_cost, engine, keys = ask.monthly, ask.monthly_cost, ask.engine, self._keys
         month = month_counter(engine, monthly.month if monthly else "-")
+        cost = month_counter(engine, monthly_cost.month if monthly_cost else "-")
+        either = monthly or monthly_cost
         return [
             keys.engine(engine, "window", engine_window(engine)),
             keys.engine(engine, "breaker", engine),
             keys.engine(engine, "probe", engine),
             keys.engine(engine, "month", month),
+            keys.engine(engine, "rest", engine),
+            keys.engine(engine, "cost", cost),
         ], [
             ask.rate_per_minute,
             monthly.limit if monthly else 0,
-            monthly.ends_in_ms if monthly else 0,
+            repr(monthly_cost.limit) if monthly_cost else 0,
+            either.ends_in_ms if either else 0,
         ]
 
     async def plan(
@@ -180,9 +188,9 @@ class RedisStore:
             keys = [self._keys.main("cache-index"), *(self._keys.window(n) for n, _ in windows)]
             args: list[Any] = [token, self._lease_ms, len(windows), *(n for _, n in windows)]
             for ask in asks:
-                engine_keys, (rate, cap, month_ms) = self._engine_plan(ask)
+                engine_keys, (rate, *caps) = self._engine_plan(ask)
                 keys += [self._keys.cache(ask.cache_key), *engine_keys]
-                args += [rate, 1 if ask.cache_key else 0, cap, month_ms]
+                args += [rate, 1 if ask.cache_key else 0, *caps]
             refused, answers = await self._eval(_PLAN, keys, args)
         if refused:
             return int(refused), []
@@ -231,21 +239,28 @@ class RedisStore:
         ]
         engine_keys, engine_args, entries, values = [], [], [], []
         for outcome in outcomes:
-            engine = outcome.engine
+            engine, monthly_cost = outcome.engine, outcome.monthly_cost
+            counted = monthly_cost is not None and outcome.cost > 0
+            cost = month_counter(engine, monthly_cost.month if monthly_cost else "-")
             engine_keys.append(
                 [
                     keys.engine(engine, "breaker", engine),
                     keys.engine(engine, "probe", engine),
                     keys.engine(engine, "latency", engine),
+                    keys.engine(engine, "rest", engine),
+                    keys.engine(engine, "cost", cost),
                 ]
             )
-            retry_s = outcome.retry_after_s
+            retry_s, rest_s = outcome.retry_after_s, outcome.rest_s
             engine_args.append(
                 [
                     1 if outcome.answered else 0,
                     "" if outcome.latency_s is None else repr(outcome.latency_s),
                     round(retry_s * 1000) if retry_s and retry_s > 0 else 0,
                     outcome.lease or "",
+                    round(rest_s * 1000) if rest_s and rest_s > 0 else 0,
+                    repr(outcome.cost) if counted else "",
+                    monthly_cost.ends_in_ms if monthly_cost else 0,
                 ]
             )
             entries.append(keys.cache(outcome.cache_key))
