@@ -239,14 +239,40 @@ async def test_refused_hosts_and_origins_are_logged_as_json_lines_only(engines, 
     records = json_lines(log_file.read_text()) if to_file else json_lines(stderr.read_text())
     if to_file:
         assert json_lines(stderr.read_text()) == []
-    refused = [r for r in records if r["logger"] == "mcp.server.transport_security"]
-    assert [r["event"] for r in refused] == [
-        f"Invalid Host header: attacker.example:{port}",
-        "Invalid Origin header: http://attacker.example",
+    refused = [r for r in records if r["event"] in ("host_refused", "origin_refused")]
+    assert [(r["event"], r.get("host"), r.get("origin")) for r in refused] == [
+        ("host_refused", f"attacker.example:{port}", None),
+        ("origin_refused", None, "http://attacker.example"),
     ]
     for record in refused:
         assert record["level"] == "warning"
         assert (record["method"], record["path"]) == ("POST", "/mcp")
+
+
+@pytest.mark.parametrize("level", ["info", "debug"])
+async def test_a_request_that_ends_normally_logs_no_disconnection_at_info(engines, tmp_path, level):
+    # Every stateless POST ends with its connection (issue 25): no news unless a call was cut
+    # (test_http_cancel.py has that one, at info).
+    engines.plays["github"] = json_play("github/search.json")
+    stderr = tmp_path / "stderr.log"
+    config = config_file(engines, tmp_path, log={"level": level})
+    with stderr.open("w") as errlog:
+        async with http_server(config, errlog=errlog) as (base, _):
+            for request_id in range(1, 6):
+                arguments = {"query": f"{QUERY} {request_id}", "category": "code"}
+                answer = await post_mcp(base, rpc_call("web_search", arguments, request_id))
+                assert answer.status_code == 200
+                assert structured_of(answer)["outcome"] in ("ok", "partial")
+    disconnections = [
+        r for r in json_lines(stderr.read_text()) if r["event"] == "client_disconnected"
+    ]
+    assert all((r["level"], r["calls"]) == ("debug", 0) for r in disconnections), disconnections
+    if level == "info":
+        assert disconnections == []
+
+
+def structured_of(answer: httpx.Response) -> dict[str, Any]:
+    return answer.json()["result"]["structuredContent"]
 
 
 async def test_allowed_hosts_replace_the_loopback_defaults(engines, tmp_path):
