@@ -111,7 +111,9 @@ async def openai_agents(server: dict[str, Any], strict: bool) -> dict[str, Any]:
     from agents.tool_context import ToolContext
 
     params = {"command": server["command"], "args": server["args"], "env": server["env"]}
-    async with MCPServerStdio(params=params, name="rypsok", client_session_timeout_seconds=30) as mcp:
+    async with MCPServerStdio(
+        params=params, name="rypsok", client_session_timeout_seconds=30
+    ) as mcp:
         agent = Agent(name="bench")
         tools = await MCPUtil.get_function_tools(mcp, strict, RunContextWrapper(None), agent)
         found = {}
@@ -149,7 +151,11 @@ async def langchain(server: dict[str, Any], strict: bool) -> dict[str, Any]:
             converted = convert_to_openai_tool(tool, strict=True)["function"]
             schema = converted["parameters"]
         else:
-            schema = tool.args_schema if isinstance(tool.args_schema, dict) else tool.get_input_jsonschema()
+            schema = (
+                tool.args_schema
+                if isinstance(tool.args_schema, dict)
+                else tool.get_input_jsonschema()
+            )
         outcomes = []
         for arguments in calls(tool.name, list(schema.get("properties", {})), strict):
 
