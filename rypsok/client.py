@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from rypsok import errors, telemetry, validate
+from rypsok import errors, validate
 from rypsok.config import Config, load_config
 from rypsok.lazy import Once
-from rypsok.limits import Clock, ConcurrencyLimit, OnTimeLimit
-from rypsok.observe import NOBODY, Observer
+from rypsok.observability import telemetry
+from rypsok.observability.observer import NOBODY, Observer
 from rypsok.progress import NO_PROGRESS, Progress
 from rypsok.state import (
     Store,
@@ -34,6 +34,7 @@ from rypsok.state import (
     token_window,
     tool_window,
 )
+from rypsok.state.limits import Clock, ConcurrencyLimit, OnTimeLimit
 from rypsok.version import USER_AGENT
 
 if TYPE_CHECKING:

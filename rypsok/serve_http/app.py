@@ -40,7 +40,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rypsok.client import Client
 from rypsok.config import Config, is_loopback
-from rypsok.log import request_fields
+from rypsok.observability.log import request_fields
 from rypsok.serve_http.auth import BearerChallenge, Verifier
 from rypsok.serve_http.calls import CallStreams, CallWatch, CancelCalls
 from rypsok.serve_http.metrics import Metrics

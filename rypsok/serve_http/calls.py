@@ -36,7 +36,7 @@ from mcp.shared.jsonrpc_dispatcher import (
 )
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from rypsok import telemetry
+from rypsok.observability import telemetry
 from rypsok.server import caller_name
 
 log = logging.getLogger("rypsok.http")

@@ -72,16 +72,17 @@ class MinuteWindows:
 
 @dataclass(frozen=True)
 class MonthlyCap:
-    """An engine's ``max_calls_per_month`` for the calendar month (UTC) a search falls in."""
+    """An engine's ``max_calls_per_month`` (requests) or ``max_cost_per_month`` (the
+    provider's unit) for the calendar month (UTC) a search falls in."""
 
-    limit: int
+    limit: float
     month: str
     """``YYYY-MM``: the counter's name; a new month starts a new count."""
     ends_in_ms: int
     """Milliseconds until the month ends: when a spent cap lets the engine be asked again."""
 
 
-def monthly_cap(limit: int | None, now: dt.datetime) -> MonthlyCap | None:
+def monthly_cap(limit: float | None, now: dt.datetime) -> MonthlyCap | None:
     """The cap for the month of ``now`` (a UTC time), or None when there is no cap."""
     if limit is None:
         return None
