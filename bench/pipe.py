@@ -2,14 +2,16 @@
 the client reads nothing; rypsok's reader against the SDK's stdio_server (the reader
 rypsok used before), both serving the same rypsok Server, in the same run.
 
-    python bench/pipe.py [--quick] [--per-class N] [--pending N] [--pings N]
+    python bench/pipe.py [--quick] [--per-class N] [--pending N] [--pings N] [--flood-mib N]
+        [--before DIR]
 
 Part 1 sends N lines of each class (hostile ones, random bytes, ordinary requests),
 shuffled, to one fresh server per reader (the classes answered with id null each to a
 server of their own, so their answers can be counted), closes stdin and reads stdout to
 its end. A line is
 owed one answer when JSON-RPC asks for one: a request with a readable id (answered with
-that id), a line that is not JSON or not a request (answered with id null). Part 2 writes
+that id), a line that is not JSON or not a request (answered with id null; of a run of such
+lines, a burst, only the first 10 are owed their answer, the rest at most). Part 2 writes
 ``--pending`` tools/call requests without reading stdout and samples the server's RSS.
 Part 3 times pipelined pings through each reader (3 runs each, interleaved). Part 4 is a
 flood: ``--flood-mib`` MiB of random bytes (about 4,000 unreadable lines a MiB), then a
@@ -39,6 +41,8 @@ from pathlib import Path
 from typing import Any
 
 import _common as c
+
+from rypsok.serve_stdio.pipe import BURST_ANSWERS
 
 INITIALIZE = {
     "jsonrpc": "2.0",
@@ -217,17 +221,34 @@ def serve_lines(reader: str, config_path: Path, lines: list[tuple[bytes, Owed]])
     return replies
 
 
+def null_runs(lines: list[tuple[bytes, Owed]]) -> list[int]:
+    """The lengths of the runs of lines owed an answer with id null (a line owed an answer
+    under an id ends a run; one owed nothing does not)."""
+    runs = [0]
+    for _, owed in lines:
+        if owed and owed[0] == "id":
+            runs.append(0)
+        elif owed:
+            runs[-1] += 1
+    return [run for run in runs if run]
+
+
 def count(lines: list[tuple[bytes, Owed]], replies: list[Any]) -> dict[str, int]:
-    """Answers owed, owed but missing, and given but not owed; null-id answers by number only."""
+    """Answers owed, owed but missing, and given but not owed; null-id answers by number only.
+
+    A run of lines owed an answer with id null is a burst (rypsok/serve_stdio/pipe.py): its
+    first BURST_ANSWERS lines are owed their answer, the rest may be answered (a burst
+    longer than a second starts anew) but need not be."""
     owed_ids = Counter(json.dumps(owed[1]) for _, owed in lines if owed and owed[0] == "id")
-    owed_nulls = sum(1 for _, owed in lines if owed and owed[0] == "null")
+    runs = null_runs(lines)
+    least_nulls = sum(min(run, BURST_ANSWERS) for run in runs)
     got = Counter(json.dumps(reply.get("id")) for reply in replies)
     got_nulls = got.pop("null", 0)
-    missing = sum(max(0, n - got[k]) for k, n in owed_ids.items()) + max(0, owed_nulls - got_nulls)
-    extra = sum(max(0, n - owed_ids[k]) for k, n in got.items()) + max(0, got_nulls - owed_nulls)
+    missing = sum(max(0, n - got[k]) for k, n in owed_ids.items()) + max(0, least_nulls - got_nulls)
+    extra = sum(max(0, n - owed_ids[k]) for k, n in got.items()) + max(0, got_nulls - sum(runs))
     return {
         "lines": len(lines),
-        "owed": sum(owed_ids.values()) + owed_nulls,
+        "owed": sum(owed_ids.values()) + least_nulls,
         "unanswered": missing,
         "extra": extra,
     }
