@@ -87,3 +87,8 @@ probe QUERY *ARGS:
 # every benchmark (needs the bench extra: pip install -e '.[dev,bench]'); ARGS e.g. --quick
 bench *ARGS: redis
     for script in bench/[!_]*.py; do echo "== $script"; python "$script" {{ARGS}} || exit 1; done
+
+# train the instruction-like scorer and judge it leave-one-source-out (needs the bench extra and
+# ../shared/bench/injection*); writes rypsok/hygiene/instructions/scorer_model.json.gz
+train-instructions *ARGS:
+    nice -n 10 python bench/_train_instructions.py {{ARGS}}

@@ -192,6 +192,28 @@ async def test_healthz_needs_no_token_and_reports_no_store(engines, tmp_path):
     assert wrong.json()["error_description"] == "the token is not valid"
 
 
+async def test_healthz_reports_the_primary_the_sentinels_named(
+    engines, tmp_path, sentinel_topology
+):
+    """No address in any metric label: the primary is named in /healthz alone. (What each
+    form reports, as ``Store.reach``, is tested in test_state.py and
+    test_state_failover.py.)"""
+    path = config_file(
+        engines,
+        tmp_path,
+        server={"tokens_env": "RYPSOK_TOKENS"},
+        state=sentinel_topology.state(),
+    )
+    async with http_server(path, TOKENS) as (base, _), httpx.AsyncClient() as http:
+        body = (await http.get(f"{base}/healthz")).json()
+        metrics = await http.get(f"{base}/metrics", headers={"Authorization": f"Bearer {TOKEN}"})
+    primary = f"127.0.0.1:{sentinel_topology.primary_port()}"
+    assert body["store"] == "ok"
+    assert body["store_reach"] == {"form": "sentinel", "service": "rypsok", "primary": primary}
+    assert metrics.status_code == 200
+    assert primary not in metrics.text and "127.0.0.1" not in metrics.text
+
+
 async def test_host_and_origin_are_checked(engines, tmp_path):
     engines.plays["github"] = json_play("github/search.json")
     engines.plays["stackexchange"] = json_play("stackexchange/search.json")
