@@ -16,7 +16,6 @@ import select
 import signal
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -31,6 +30,7 @@ from rypsok import long_line, stdio, wire
 from tests.conftest import config_data
 from tests.engine_servers import Play, json_play
 from tests.mcp_harness import ROOT, assert_conforms, modern_client, write_toml
+from tests.server_fork import rypsok_command
 
 INITIALIZE = {
     "jsonrpc": "2.0",
@@ -70,7 +70,7 @@ class RawServer:
     def __init__(self, config_path: Path, stdout: Any = subprocess.PIPE):
         self.stderr = tempfile.TemporaryFile()  # noqa: SIM115 (closed in close())
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "rypsok", "serve", "--config", str(config_path)],
+            rypsok_command("serve", "--config", str(config_path)),
             stdin=subprocess.PIPE,
             stdout=stdout,
             stderr=self.stderr,
