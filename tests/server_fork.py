@@ -42,7 +42,7 @@ PRELOAD = (
     "rypsok.__main__",
     "rypsok.server",
     "rypsok.stdio",
-    "rypsok.serve_http",
+    "rypsok.serve_http.run",
     "rypsok.client",
     "rypsok.metasearch.search",
     "rypsok.metasearch.orchestrate",

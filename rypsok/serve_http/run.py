@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 import logging
 import signal
-from dataclasses import dataclass
 
 import trio
 from hypercorn.config import Config as HypercornConfig
@@ -18,40 +17,15 @@ from hypercorn.trio import serve as hypercorn_serve
 
 from rypsok import bounds
 from rypsok.client import Client
-from rypsok.config import (
-    Config,
-    ConfigError,
-    StaticToken,
-    check_exposure,
-    parse_listen,
-    read_tokens,
-)
+from rypsok.config import Config
 from rypsok.serve_http.app import build_app
 from rypsok.serve_http.auth import JwksVerifier, StaticTokens, Verifier
 from rypsok.serve_http.metrics import Metrics
+from rypsok.serve_http.plan import Plan
 
 log = logging.getLogger("rypsok.http")
 
 GRACE_MARGIN_S = 1.0
-
-
-@dataclass(frozen=True)
-class Plan:
-    host: str
-    port: int
-    tokens: tuple[StaticToken, ...]
-
-
-def prepare(config: Config, listen: str | None = None) -> Plan:
-    """Everything that can refuse to start, before anything listens: raises ConfigError."""
-    if listen:
-        host, port = parse_listen("--http", listen)
-    elif config.server.listen:
-        host, port = parse_listen("server.listen", config.server.listen)
-    else:
-        raise ConfigError("server.listen", "must be set, or --http given, to serve over HTTP")
-    check_exposure(host, config.server)
-    return Plan(host, port, read_tokens(config.server))
 
 
 def grace_period_s(config: Config) -> float:
