@@ -54,10 +54,17 @@ valkey:
     valkey-server --version
 
 # the mcpb CLI (@anthropic-ai/mcpb, pinned), installed with npm into .tools/ when missing
+# (and Node.js with npm, with apt, where they are missing)
 mcpb:
     #!/usr/bin/env sh
     if grep -qs '"version": "{{mcpb_version}}"' .tools/node_modules/@anthropic-ai/mcpb/package.json; then
         exit 0
+    fi
+    if ! command -v npm >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
+        echo "installing nodejs and npm (the bundle's test makes the MCP Bundle with the mcpb CLI)"
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -qq && apt-get install -y -qq nodejs npm >/dev/null \
+            || echo "apt-get could not install nodejs and npm (it needs root)" >&2
     fi
     if ! command -v npm >/dev/null 2>&1; then
         echo "install Node.js 18+ with npm: the MCP Bundle is made by its mcpb CLI" >&2
