@@ -91,6 +91,29 @@ serve *ARGS:
 probe QUERY *ARGS:
     python -m rypsok probe "{{QUERY}}" {{ARGS}}
 
-# every benchmark (needs the bench extra: pip install -e '.[dev,bench]'); ARGS e.g. --quick
+# every benchmark (needs the bench extra: pip install -e '.[dev,bench]'); ARGS e.g. --quick.
+# Every script runs; the goals missed and the scripts that failed are listed at the end.
 bench *ARGS: redis
-    for script in bench/[!_]*.py; do echo "== $script"; python "$script" {{ARGS}} || exit 1; done
+    #!/usr/bin/env bash
+    out=$(mktemp)
+    trap 'rm -f "$out"' EXIT
+    misses=()
+    for script in bench/[!_]*.py; do
+        echo "== $script"
+        python "$script" {{ARGS}} 2>&1 | tee "$out"
+        status=${PIPESTATUS[0]}
+        missed=$(grep "MISSED" "$out")
+        if [ -n "$missed" ]; then
+            while IFS= read -r line; do misses+=("$script: $line"); done <<< "$missed"
+        elif [ "$status" -ne 0 ]; then
+            misses+=("$script: failed with status $status")
+        fi
+    done
+    if [ ${#misses[@]} -gt 0 ]; then
+        echo
+        echo "== ${#misses[@]} goal(s) missed or script(s) failed:"
+        printf '%s\n' "${misses[@]}"
+        exit 1
+    fi
+    echo
+    echo "== every goal met"
