@@ -208,7 +208,7 @@ def fetch_server_problem() -> str | None:
 
 def is_busy(answer: Any) -> bool:
     """Whether an MCP tool result (or a library ToolError) is the refusal ``busy``: the
-    admission window (rypsok.limits.OnTimeLimit) let in no more calls than end on time."""
+    admission window (rypsok.state.limits.OnTimeLimit) let in no more calls than end on time."""
     detail = getattr(answer, "detail", None)
     if detail is None:
         if not getattr(answer, "is_error", False):

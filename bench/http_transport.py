@@ -9,7 +9,7 @@ token on every request, as a team server does. One SDK ClientSession per transpo
 (The script is not bench/http.py: that name would shadow the standard library's http.)
 
 16 at once is more than rypsok admits by design: its admission window starts at 8 and
-follows how late calls end (``rypsok.limits.OnTimeLimit``), refusing ``busy`` the calls
+follows how late calls end (``rypsok.state.limits.OnTimeLimit``), refusing ``busy`` the calls
 it would not end on time. In the throughput rounds a ``busy`` answer is therefore a
 reported outcome, not a failure: its caller waits 100 ms (``_common.BUSY_WAIT_S``) and
 asks again, searches/s counts answered searches, and the refusals are a column of their

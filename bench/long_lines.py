@@ -4,7 +4,7 @@
 
 Each shape of line (a long string with the id first, the TypeScript SDK's order with the
 id last, a line of nested brackets, random bytes) is fed to rypsok's splitter in 64 KiB
-chunks, as stdio.py reads it, and judged (rypsok.wire.judge). Baseline, same run: the
+chunks, as serve_stdio/pipe.py reads it, and judged (rypsok.serve_stdio.wire.judge). Baseline, same run: the
 bare loop that finds the line ends in the same chunks (what any reader pays). Prints
 MB/s, the ratio to the baseline, and the peak of memory allocated (tracemalloc): it
 should stay near one chunk and the two kept ends, whatever the line's length.
@@ -18,7 +18,7 @@ import os
 import time
 import tracemalloc
 
-from rypsok import wire
+from rypsok.serve_stdio import wire
 
 CHUNK = 1 << 16
 

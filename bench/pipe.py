@@ -370,11 +370,11 @@ def pings_per_second(config_path: Path, reader: str, pings: int) -> float:
 
 
 async def _sdk_reader_server(config_path: str) -> None:
-    """rypsok's Server behind the SDK's stdio_server: the pipe as it was before rypsok.stdio."""
+    """rypsok's Server behind the SDK's stdio_server: the pipe as it was before rypsok.serve_stdio.pipe."""
     from mcp.server.stdio import stdio_server
 
     from rypsok.config import load_config
-    from rypsok.log import setup_logging
+    from rypsok.observability.log import setup_logging
     from rypsok.server import build_server
 
     config = load_config(config_path)

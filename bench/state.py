@@ -7,7 +7,7 @@ scale past one, and whether restarting the store costs any call its deadline.
 2. replicas: searches answered per second from two ``rypsok serve`` replicas sharing one
    store against one replica, the same number (16) in flight in total; the ratio. A
    replica refuses ``busy`` the calls it would not end on time (its admission window
-   starts at 8 and follows how late calls end, ``rypsok.limits.OnTimeLimit``), so 16 at
+   starts at 8 and follows how late calls end, ``rypsok.state.limits.OnTimeLimit``), so 16 at
    once is more than one replica admits by design, and on a loaded machine often more
    than it learns to admit. A ``busy`` answer is therefore a reported outcome, not a
    failure: its caller waits 100 ms and asks again, the rate counts answered searches

@@ -9,7 +9,7 @@ The engine server runs in its own process, so CPU figures are rypsok's (and, for
 rows, the client's separately).
 
 16 at once is more than rypsok admits by design: its admission window starts at 8 and
-follows how late calls end (``rypsok.limits.OnTimeLimit``), refusing ``busy`` the calls
+follows how late calls end (``rypsok.state.limits.OnTimeLimit``), refusing ``busy`` the calls
 it would not end on time. A ``busy`` answer is therefore a reported outcome, not a
 failure: its caller waits 100 ms (``_common.BUSY_WAIT_S``) and asks again, searches/s
 counts answered searches only, CPU per search includes the refusals' share, and the

@@ -13,7 +13,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rypsok import long_line, wire
+from rypsok.serve_stdio import long_line, wire
 
 ANY_CHARACTER = st.characters(exclude_categories=())  # lone surrogates too
 SCALARS = (

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from rypsok.config import Config, ConfigError, load_config
 from rypsok.engines.base import CATEGORIES, TIME_RANGES
-from rypsok.log import LEVELS, setup_logging, terminal_level
+from rypsok.observability.log import LEVELS, setup_logging, terminal_level
 from rypsok.version import __version__
 
 if TYPE_CHECKING:
@@ -134,14 +134,14 @@ def _interrupt(signum: int, frame: object) -> None:
 
 
 def _serve(config: Config) -> int:
-    """SIGINT and SIGTERM end the server with status 0 (rypsok.stdio handles them once serving)."""
+    """SIGINT and SIGTERM end the server with status 0 (rypsok.serve_stdio.pipe handles them once serving)."""
     signal.signal(signal.SIGTERM, _interrupt)
     try:
         import trio
 
-        from rypsok.server import serve_stdio
+        from rypsok.serve_stdio.run import serve
 
-        trio.run(serve_stdio, config)
+        trio.run(serve, config)
     except* KeyboardInterrupt:
         pass
     return 0
@@ -174,7 +174,7 @@ def _start_telemetry(config: Config):
     """Traces exported while the command runs, flushed as it ends; nothing loaded when off."""
     if not config.telemetry.traces_url:
         return None
-    from rypsok import telemetry
+    from rypsok.observability import telemetry
 
     return telemetry.start(config.telemetry)
 

@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from rypsok import errors, telemetry, validate
+from rypsok import errors, validate
 from rypsok.config import Config, load_config
 from rypsok.lazy import Once
-from rypsok.limits import Clock, ConcurrencyLimit, OnTimeLimit
-from rypsok.observe import NOBODY, Observer
+from rypsok.observability import telemetry
+from rypsok.observability.observer import NOBODY, Observer
 from rypsok.progress import NO_PROGRESS, Progress
 from rypsok.state import (
     Store,
@@ -34,6 +34,7 @@ from rypsok.state import (
     token_window,
     tool_window,
 )
+from rypsok.state.limits import Clock, ConcurrencyLimit, OnTimeLimit, TokenShares
 from rypsok.version import USER_AGENT
 
 if TYPE_CHECKING:
@@ -118,6 +119,7 @@ class Client:
         }
         self._search_admission = OnTimeLimit(self.config.search.max_concurrent, SEARCH_LATE_S)
         self._concurrency = {"web_fetch": ConcurrencyLimit(self.config.fetch.max_concurrent)}
+        self._token_shares = TokenShares(self.config.per_token_limits.max_concurrent)
         self.state: Store = open_store(self.config, clock, on_fallback=observer.store_fallback)
         """Where the state lives; ``state.shared``, ``state.fallbacks`` (with ``[state]``)
         and ``await state.store_answers()`` are for health checks and metrics."""
@@ -293,7 +295,8 @@ class Client:
         return windows
 
     async def _limited(self, tool: str, call, *args, caller: str | None = None):
-        """The concurrency limit (busy), then the per-minute windows (rate_limited), then the call.
+        """The token's share of the concurrency (busy), the concurrency limit (busy), then
+        the per-minute windows (rate_limited), then the call.
 
         A call refused ``busy`` did no work, so it takes nothing from the per-minute windows
         (and costs the shared store no round trip); only calls let in count. web_search
@@ -303,17 +306,35 @@ class Client:
         so the order of refusals is the same either way.
         """
         windows = self._windows(tool, caller)
-        concurrency = self._concurrency.get(tool)
-        if concurrency is not None and not admitted(tool, concurrency.try_enter()):
+        bound = self._concurrency_bound(tool)
+        shared = caller is not None and bound is not None
+        if caller is not None:
+            self._token_shares.note(caller)
+        if shared and not self._token_shares.try_enter(caller, tool, bound):
+            admitted(tool, False)
             raise errors.busy(tool)
         try:
-            if tool in ("web_search", "engine_status"):
-                return await call(*args, windows=windows)
-            await self._take(windows)
-            return await call(*args)
+            concurrency = self._concurrency.get(tool)
+            if concurrency is not None and not admitted(tool, concurrency.try_enter()):
+                raise errors.busy(tool)
+            try:
+                if tool in ("web_search", "engine_status"):
+                    return await call(*args, windows=windows)
+                await self._take(windows)
+                return await call(*args)
+            finally:
+                if concurrency is not None:
+                    concurrency.leave()
         finally:
-            if concurrency is not None:
-                concurrency.leave()
+            if shared:
+                self._token_shares.leave(caller, tool)
+
+    def _concurrency_bound(self, tool: str) -> int | None:
+        """How many calls of ``tool`` the process lets in at once now (None: no bound)."""
+        if tool == "web_search":
+            return self._search_admission.capacity
+        concurrency = self._concurrency.get(tool)
+        return concurrency.limit if concurrency is not None else None
 
     # engine_status
 

@@ -9,6 +9,7 @@ from typing import Any
 import anyio
 
 from rypsok.client import Client
+from rypsok.engines.registry import engine_module
 from rypsok.errors import ToolError
 
 
@@ -105,10 +106,30 @@ def _axis(deadline: int, deadline_column: int) -> list[tuple[str, str | None]]:
     return cells[:deadline_column] + [("|", "deadline"), *after]
 
 
+def _amount(value: float, unit: str) -> str:
+    return f"{value:g} {'USD' if unit == 'usd' else 'credits'}"
+
+
+def usage_line(run: dict[str, Any]) -> str | None:
+    """What a paid engine's answer said it cost and what is left, for the timeline; None for
+    an engine that is not a bring-your-own-key one."""
+    if engine_module(run["engine"]).INFO.listed_without_credential:
+        return None
+    usage = run.get("usage")
+    parts = []
+    if usage and usage["cost"] is not None:
+        parts.append("cost " + _amount(usage["cost"], usage["unit"]))
+    if usage and usage["balance"] is not None:
+        parts.append("balance " + _amount(usage["balance"], usage["unit"]))
+    said = ", ".join(parts) if parts else "no cost reported"
+    return f"{run['engine']:<14} {'':<9} {said}"
+
+
 def render_text(report: dict[str, Any], colour: bool = False) -> str:
     """One bar per engine from its start to its answer (``>``) or failure (``X``) on a time
-    axis with the deadline drawn as a ``|`` line, what came of it beside the bar; then the
-    call's duration against the deadline and the response."""
+    axis with the deadline drawn as a ``|`` line, what came of it beside the bar, and under
+    each paid engine what its answer said the call cost; then the call's duration against
+    the deadline and the response."""
     deadline = report["deadline_ms"]
     ends = [run["end_ms"] for run in report["timeline"] if run["end_ms"] is not None]
     span_ms = max([deadline * HEADROOM, *ends])
@@ -121,6 +142,9 @@ def render_text(report: dict[str, Any], colour: bool = False) -> str:
         row += [(char, style) for char in "  " + _what(run)]
         outcome = [(char, style) for char in f"{run['outcome']:<9} "]
         lines.append(f"{run['engine']:<14} " + _paint(outcome + row, colour))
+        said = usage_line(run)
+        if said is not None:
+            lines.append(said)
     elapsed = report["elapsed_ms"]
     lines.append(
         f"deadline {deadline} ms; the call took {elapsed:.1f} ms "

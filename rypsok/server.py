@@ -1,11 +1,11 @@
-"""The MCP binding: tools/list and tools/call, on the Trio backend; stdio here, Streamable
-HTTP in rypsok.serve_http on the same server.
+"""The MCP binding: tools/list and tools/call, on the Trio backend; the one place both
+transports use (rypsok.serve_stdio and rypsok.serve_http).
 
 The SDK validates neither arguments nor results and turns exceptions into
 JSON-RPC errors, so every call of a tool rypsok has ends here as a result: the response
 JSON as structuredContent and as text, or ``isError: true`` with the error envelope. A
 call for a tool it does not have (or with no name) is the protocol error -32602.
-A tools/call the pipe could not hand over as sent (rypsok.wire) arrives
+A tools/call the pipe could not hand over as sent (rypsok.serve_stdio.wire) arrives
 without its arguments and with its error attached; it is answered with that.
 """
 
@@ -18,15 +18,15 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any
 
 import mcp_types as types
-import trio
 from mcp import MCPError
 from mcp.server import Server
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 
-from rypsok import errors, schemas, stdio, wire
+from rypsok import errors, schemas
 from rypsok.client import Client
 from rypsok.config import Config
 from rypsok.progress import NO_PROGRESS, Progress
+from rypsok.serve_stdio import wire
 from rypsok.version import __version__
 
 log = logging.getLogger("rypsok.server")
@@ -214,52 +214,3 @@ async def known_tools_only(ctx: Any, call_next: Callable[[Any], Awaitable[Any]])
         except errors.UnknownTool as exc:
             raise protocol_error(exc) from None
     return await call_next(ctx)
-
-
-WARM_UP_AFTER_S = 0.5
-"""How long after the cue the warm-up starts. A client reads the tool list then, often lists
-prompts and resources, and a host may be starting other servers: the warm-up's CPU would
-slow them. A call that comes sooner loads what it needs itself, within its deadline."""
-
-
-class WarmUpCue:
-    """When the stdio server warms the tools up: once a tools/list or tools/call has come
-    and an answer has been written since, so the warm-up's thread never competes with the
-    tools/list answer for the interpreter."""
-
-    def __init__(self) -> None:
-        self._asked = False
-        self.given = trio.Event()
-
-    def asked(self) -> None:
-        self._asked = True
-
-    def written(self) -> None:
-        if self._asked:
-            self.given.set()
-
-
-async def _warm_up(client: Client, cue: WarmUpCue) -> None:
-    """Load web_search's and web_fetch's modules and make the engine pools in the background:
-    a first call finds them ready."""
-    await cue.given.wait()
-    await trio.sleep(WARM_UP_AFTER_S)
-    started = trio.current_time()
-    try:
-        await client.warm_up()
-    except Exception:
-        log.exception("warm_up_failed")
-        return
-    took_ms = round((trio.current_time() - started) * 1000)
-    log.info("warmed_up", extra={"fields": {"ms": took_ms}})
-
-
-async def serve_stdio(config: Config) -> None:
-    """The stdio server. tools/list is answered before the tools' modules load: they load
-    in the background after it (a call that comes first loads what it needs itself)."""
-    cue = WarmUpCue()
-    async with Client(config, warm=False) as client, trio.open_nursery() as nursery:
-        nursery.start_soon(_warm_up, client, cue)
-        server = build_server(config, client=client, on_request=cue.asked)
-        await stdio.serve_stdio(server, written=cue.written)
-        nursery.cancel_scope.cancel()

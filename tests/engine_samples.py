@@ -57,6 +57,7 @@ def make_search(
     max_results: int = 10,
     language: str | None = None,
     time_range: str | None = None,
+    region: str | None = None,
 ) -> EngineSearch:
     """A search as the orchestrator hands it to an engine, at the fixed ``NOW``."""
     return EngineSearch(
@@ -67,6 +68,7 @@ def make_search(
         time_range=time_range,
         now=NOW,
         user_agent=USER_AGENT,
+        region=region,
     )
 
 
@@ -89,5 +91,6 @@ TAVILY_GENERAL_BODY = {
     "include_answer": False,
     "include_raw_content": False,
     "include_images": False,
+    "include_usage": True,
 }
 """What tavily sends for a general search of "rust async" with max_results 10 (its docs)."""

@@ -4,8 +4,10 @@ over stdio or over Streamable HTTP (``rypsok serve --http`` on a loopback port).
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
+import resource
 import signal
 import socket
 import subprocess
@@ -87,11 +89,13 @@ async def http_server(
     env: dict[str, str] | None = None,
     errlog: TextIO | None = None,
     listen: str | None = None,
+    open_files: int | None = None,
 ) -> AsyncIterator[tuple[str, subprocess.Popen]]:
     """``rypsok serve --http`` as a subprocess; yields its base URL once /healthz answers.
 
     The environment is what the SDK's stdio client gives a server (PATH, HOME, ...) and
     ``env``, so both transports run rypsok alike. Stopped with SIGTERM, as an operator would.
+    ``open_files``: the server's RLIMIT_NOFILE (soft and hard), lowered for the test.
     """
     listen = listen or f"127.0.0.1:{free_port()}"
     base = f"http://{listen}"
@@ -102,6 +106,7 @@ async def http_server(
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=errlog,
+        preexec_fn=None if open_files is None else functools.partial(_limit_files, open_files),
     )
     try:
         async with httpx.AsyncClient(trust_env=False) as probe:
@@ -109,7 +114,8 @@ async def http_server(
                 while True:
                     assert process.poll() is None, f"rypsok --http exited {process.returncode}"
                     with contextlib.suppress(httpx.TransportError):
-                        if (await probe.get(f"{base}/healthz")).status_code == 200:
+                        # 421: serving, with allowed_hosts that do not name the address
+                        if (await probe.get(f"{base}/healthz")).status_code in (200, 421):
                             break
                     await anyio.sleep(0.05)
         yield base, process
@@ -122,6 +128,10 @@ async def http_server(
         if process.poll() is None:
             process.kill()
         process.wait()
+
+
+def _limit_files(count: int) -> None:
+    resource.setrlimit(resource.RLIMIT_NOFILE, (count, count))
 
 
 def http_client(token: str | None = None) -> httpx2.AsyncClient:

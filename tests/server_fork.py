@@ -12,8 +12,9 @@ The command a test runs (:func:`rypsok_command`) is a small stdlib-only *stub*: 
 stdin, stdout and stderr, its argv, environment and working directory to the zygote over a
 Unix socket, forwards SIGTERM, SIGINT and SIGHUP to the server, and ends as the server
 ended (its exit status, or the same signal). The stub's own descriptors go to /dev/null once
-the server has them, so the server alone holds the test's pipes. If the stub is killed, the
-server is killed with it. The stub is what ``Popen``, the SDK's ``stdio_client`` and
+the server has them, so the server alone holds the test's pipes. Its resource limits (such
+as a lowered RLIMIT_NOFILE) are the server's too. If the stub is killed, the server is
+killed with it. The stub is what ``Popen``, the SDK's ``stdio_client`` and
 ``subprocess.run`` see, so tests need not know.
 
 Per fork: the zygote forks a *monitor* for each stub, the monitor forks the server, waits
@@ -29,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import resource
 import select
 import signal
 import socket
@@ -38,10 +40,12 @@ import traceback
 
 _HEADER = struct.Struct(">I")
 _FORWARDED = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+_LIMITS = ("RLIMIT_NOFILE", "RLIMIT_AS", "RLIMIT_DATA", "RLIMIT_CPU", "RLIMIT_NPROC")
+"""Resource limits the stub passes on (a test may lower them in ``preexec_fn``)."""
 PRELOAD = (
     "rypsok.__main__",
     "rypsok.server",
-    "rypsok.stdio",
+    "rypsok.serve_stdio.run",
     "rypsok.serve_http.run",
     "rypsok.client",
     "rypsok.metasearch.search",
@@ -60,7 +64,10 @@ def _stub(socket_path: str, argv: list[str]) -> None:
     signal.pthread_sigmask(signal.SIG_BLOCK, _FORWARDED)
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
         conn.connect(socket_path)
-        request = json.dumps({"argv": argv, "env": dict(os.environ), "cwd": os.getcwd()})
+        limits = {name: resource.getrlimit(getattr(resource, name)) for name in _LIMITS}
+        request = json.dumps(
+            {"argv": argv, "env": dict(os.environ), "cwd": os.getcwd(), "limits": limits}
+        )
         payload = request.encode("utf-8", "surrogateescape")
         socket.send_fds(conn, [_HEADER.pack(len(payload))], [0, 1, 2])
         conn.sendall(payload)
@@ -172,6 +179,9 @@ def _server(conn: socket.socket, request: dict, fds: list[int]) -> None:
             os.dup2(fd, target)
             os.close(fd)
         os.chdir(request["cwd"])
+        for name, (soft, hard) in request["limits"].items():
+            with contextlib.suppress(ValueError, OSError):  # raising a hard limit needs root
+                resource.setrlimit(getattr(resource, name), (soft, hard))
         os.environ.clear()
         os.environ.update(request["env"])
         signal.signal(signal.SIGINT, signal.default_int_handler)

@@ -4,15 +4,10 @@ and JWTs verified against a JWKS served by a loopback issuer. rypsok runs as
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import http.server
 import json
-import socketserver
-import threading
 import time
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,13 +16,13 @@ import jwt
 import mcp
 import pytest
 from cryptography.hazmat.primitives.asymmetric import rsa
-from jwt.algorithms import RSAAlgorithm
 from mcp.client.streamable_http import streamable_http_client
 
 from rypsok.config import ConfigError, ServerConfig, read_tokens
 from rypsok.serve_http.auth import StaticTokens
 from tests.conftest import config_data
 from tests.engine_servers import json_play
+from tests.jwt_issuer import Issuer
 from tests.mcp_harness import (
     free_port,
     http_client,
@@ -213,63 +208,6 @@ async def test_per_token_limits_hold_on_top_of_the_process_limits(engines, tmp_p
 
 
 # --- JWTs from a loopback issuer --------------------------------------------------------
-
-
-class Issuer:
-    """An identity provider on loopback: signs tokens, serves its JWKS, counts fetches."""
-
-    def __init__(self) -> None:
-        self.key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-        self.kid = "key-1"
-        self.fetches = 0
-        issuer = self
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def log_message(self, *args) -> None:
-                pass
-
-            def do_GET(self) -> None:
-                issuer.fetches += 1
-                jwk = RSAAlgorithm.to_jwk(issuer.key.public_key(), as_dict=True)
-                body = json.dumps(
-                    {"keys": [{**jwk, "kid": issuer.kid, "alg": "RS256", "use": "sig"}]}
-                ).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-        class Threading(socketserver.ThreadingMixIn, http.server.HTTPServer):
-            daemon_threads = True
-
-        self._httpd = Threading(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self._httpd.server_address[1]}"
-        self.name = f"{self.url}/issuer"
-
-    def token(self, audience: str, key=None, kid: str | None = None, **claims: Any) -> str:
-        now = int(time.time())
-        payload = {
-            "iss": self.name,
-            "aud": audience,
-            "sub": "agent-7",
-            "iat": now,
-            "exp": now + 300,
-            **claims,
-        }
-        return jwt.encode(
-            payload, key or self.key, algorithm="RS256", headers={"kid": kid or self.kid}
-        )
-
-    @contextlib.contextmanager
-    def running(self) -> Iterator[Issuer]:
-        thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
-        thread.start()
-        try:
-            yield self
-        finally:
-            self._httpd.shutdown()
-            self._httpd.server_close()
 
 
 async def test_jwts_from_the_issuer_are_accepted_and_forged_ones_refused(engines, tmp_path):

@@ -41,11 +41,19 @@ def test_the_configuration_page_shows_the_code_s_defaults_and_per_token_limits_a
         assert "per_token" not in keys, "[limits.per_token] is shown among the defaults"
         for key, value in keys.items():
             assert as_toml(getattr(sections[table], key)) == value, f"{table}.{key}"
-    # [limits.per_token] has no defaults: unset is no bound, and the page says so.
-    assert dataclasses.astuple(config.per_token_limits) == (None, None, None)
+    # [limits.per_token] has no defaults: unset is no bound (max_concurrent: a fair share),
+    # and the page says so.
+    assert dataclasses.astuple(config.per_token_limits) == (None, None, None, None)
     example = next(block for block in per_token if "per_token" in block.get("limits", {}))
-    assert set(example["limits"]["per_token"]) == {"web_search", "web_fetch", "engine_status"}
-    assert "It has no defaults" in CONFIGURATION_DOC.read_text(encoding="utf-8")
+    assert set(example["limits"]["per_token"]) == {
+        "web_search",
+        "web_fetch",
+        "engine_status",
+        "max_concurrent",
+    }
+    page = CONFIGURATION_DOC.read_text(encoding="utf-8")
+    assert "per-minute keys have no defaults" in page
+    assert "Left out, it is a fair share" in page
 
 
 def test_every_key_has_the_documented_default():

@@ -3,9 +3,8 @@
 Each is checked on the request it builds (method, the documented path appended to the
 endpoint, headers, the JSON body or query field by field, time range, category and
 language mapping with a fixed ``now``, where the key goes) and on what it makes of each
-fixture: results field by field and in the engine's own order, the empty answer, each
-documented error (by status and as a JSON error under 200), and what real answers add
-(unknown fields, nulls, other result kinds).
+fixture: results field by field and in the engine's own order, and the empty answer.
+Their errors, costs and tolerance are tests/test_engines_keyed_failures.py.
 """
 
 from __future__ import annotations
@@ -16,6 +15,7 @@ from types import ModuleType
 import httpx
 import pytest
 
+from rypsok.bounds import MAX_SNIPPET_CHARS
 from rypsok.engines import exa, kagi, serper, tavily
 from rypsok.engines.base import (
     ANY_LANGUAGE,
@@ -26,8 +26,7 @@ from rypsok.engines.base import (
     RawResult,
 )
 from tests.engine_samples import (
-    CAPTCHA_PAGE,
-    ERROR_PAGE,
+    SINCE_DATE,
     TAVILY_GENERAL_BODY,
     USER_AGENT,
     fixture,
@@ -79,7 +78,15 @@ def body_of(request: httpx.Request) -> dict:
             600,
             "https://api.exa.ai",
         ),
-        (kagi, {"general"}, set(), set(), "KAGI_API_KEY", 60, "https://kagi.com"),
+        (
+            kagi,
+            {"general", "news"},
+            set(TIME_RANGES),
+            set(),
+            "KAGI_API_KEY",
+            60,
+            "https://kagi.com",
+        ),
         (
             serper,
             {"general", "news"},
@@ -126,6 +133,22 @@ def test_tavily_news_with_a_time_range(time_range: str) -> None:
     assert body["topic"] == "news"
     assert body["time_range"] == time_range
     assert body["max_results"] == 20
+    assert "days" not in body
+
+
+def test_tavily_news_without_a_time_range_is_not_tavilys_three_days() -> None:
+    body = body_of(request_for(tavily, make_search(category="news")))
+    assert body == {
+        **TAVILY_GENERAL_BODY,
+        "topic": "news",
+        "days": 3650,
+    }
+    assert "time_range" not in body
+
+
+def test_tavily_general_without_a_time_range_sends_no_time_field() -> None:
+    body = body_of(request_for(tavily))
+    assert "days" not in body and "time_range" not in body
 
 
 def test_exa_request() -> None:
@@ -139,12 +162,12 @@ def test_exa_request() -> None:
         "query": "rust async",
         "type": "auto",
         "numResults": 10,
-        "contents": {"highlights": {"maxCharacters": 300}},
+        "contents": {"highlights": True},
     }
 
 
 @pytest.mark.parametrize(
-    ("category", "expected"), [("general", None), ("news", "news"), ("science", "research paper")]
+    ("category", "expected"), [("general", None), ("news", "news"), ("science", "publication")]
 )
 def test_exa_category(category: str, expected: str | None) -> None:
     body = body_of(request_for(exa, make_search(category=category, max_results=40)))
@@ -168,12 +191,23 @@ def test_exa_time_range_is_a_start_published_date(time_range: str, since: str) -
 
 def test_kagi_request() -> None:
     request = request_for(kagi, make_search(max_results=7))
-    assert request.method == "GET"
-    assert request.url.copy_with(query=None) == httpx.URL("https://kagi.com/api/v0/search")
-    assert dict(request.url.params.multi_items()) == {"q": "rust async", "limit": "7"}
+    assert request.method == "POST"
+    assert str(request.url) == "https://kagi.com/api/v1/search"
     assert request.headers["authorization"] == f"Bot {KEY}"
     assert request.headers["accept"] == "application/json"
-    assert request.content == b""
+    assert request.headers["user-agent"] == USER_AGENT
+    assert body_of(request) == {"query": "rust async", "workflow": "search", "limit": 7}
+
+
+@pytest.mark.parametrize("time_range", TIME_RANGES)
+def test_kagi_news_with_a_time_range_filters_after_its_first_day(time_range: str) -> None:
+    search = make_search(category="news", time_range=time_range, region="de")
+    assert body_of(request_for(kagi, search)) == {
+        "query": "rust async",
+        "workflow": "news",
+        "limit": 10,
+        "filters": {"after": SINCE_DATE[time_range], "region": "de"},
+    }
 
 
 def test_serper_request() -> None:
@@ -183,6 +217,18 @@ def test_serper_request() -> None:
     assert request.headers["x-api-key"] == KEY
     assert "authorization" not in request.headers
     assert body_of(request) == {"q": "rust async", "num": 10, "hl": "en"}
+
+
+def test_serper_asks_at_most_ten_results() -> None:
+    body = body_of(request_for(serper, make_search(max_results=50)))
+    assert body["num"] == 10
+    assert "page" not in body
+
+
+def test_serper_sends_gl_only_for_a_configured_region() -> None:
+    assert "gl" not in body_of(request_for(serper, make_search(language="de-at")))
+    body = body_of(request_for(serper, make_search(language="de-at", region="at")))
+    assert body == {"q": "rust async", "num": 10, "hl": "de", "gl": "at"}
 
 
 @pytest.mark.parametrize(
@@ -199,13 +245,13 @@ def test_serper_news_with_a_time_range(time_range: str, tbs: str) -> None:
     ("language", "expected"),
     [
         ("de", {"hl": "de"}),
-        ("de-AT", {"hl": "de", "gl": "at"}),
-        ("pt-br", {"hl": "pt-BR", "gl": "br"}),
-        ("zh-TW", {"hl": "zh-TW", "gl": "tw"}),
+        ("de-AT", {"hl": "de"}),
+        ("pt-br", {"hl": "pt-BR"}),
+        ("zh-TW", {"hl": "zh-TW"}),
         ("zh-Hant", {"hl": "zh"}),
     ],
 )
-def test_serper_language_is_hl_and_region_gl(language: str, expected: dict) -> None:
+def test_serper_language_is_hl(language: str, expected: dict) -> None:
     body = body_of(request_for(serper, make_search(language=language)))
     assert {k: v for k, v in body.items() if k in ("hl", "gl")} == expected
 
@@ -213,7 +259,7 @@ def test_serper_language_is_hl_and_region_gl(language: str, expected: dict) -> N
 @pytest.mark.parametrize("module", KEYED, ids=lambda m: m.INFO.id)
 def test_operator_endpoint_gets_the_documented_path(module: ModuleType) -> None:
     request = request_for(module, endpoint="http://127.0.0.1:9/e/prefix/")
-    path = {tavily: "/search", exa: "/search", kagi: "/api/v0/search", serper: "/search"}[module]
+    path = {tavily: "/search", exa: "/search", kagi: "/api/v1/search", serper: "/search"}[module]
     assert request.url.path == "/e/prefix" + path
 
 
@@ -272,18 +318,18 @@ def test_tavily_news_dates_are_rfc_2822() -> None:
     ]
 
 
-def test_exa_results_in_score_order_with_highlights_as_snippets() -> None:
+def test_exa_results_in_its_order_with_highlights_as_snippets() -> None:
     assert parse(exa, fixture("exa", "search.json")) == [
+        RawResult(
+            *BOOK,
+            BOOK_SNIPPET,
+            "2026-08-14",
+        ),
         RawResult(
             *TOKIO,
             "Tokio is an asynchronous runtime for the Rust programming language. … It provides"
             " the building blocks needed for writing network applications.",
             None,
-        ),
-        RawResult(
-            *BOOK,
-            BOOK_SNIPPET,
-            "2026-08-14",
         ),
         RawResult(
             "",
@@ -294,7 +340,29 @@ def test_exa_results_in_score_order_with_highlights_as_snippets() -> None:
     ]
 
 
-def test_exa_without_scores_keeps_its_order() -> None:
+def test_exa_reads_no_score_where_one_still_comes() -> None:
+    """A search type that still returns ``score`` keeps Exa's order all the same."""
+    body = json.loads(fixture("exa", "search.json"))
+    for item, score in zip(body["results"], (0.1, 0.9, 0.5), strict=True):
+        item["score"] = score
+    results = parse(exa, json.dumps(body).encode())
+    assert [r.url for r in results] == [BOOK[1], TOKIO[1], BOATS[1]]
+
+
+def test_exa_cuts_long_highlights_to_the_snippet_bound() -> None:
+    sentence = "Exa sizes highlights to the query, so one may run long. "
+    body = {
+        "requestId": "x",
+        "results": [{"url": "https://a.example/", "title": "A", "highlights": [sentence * 40]}],
+    }
+    (result,) = parse(exa, json.dumps(body).encode())
+    assert len(result.snippet) <= MAX_SNIPPET_CHARS
+    assert len(result.snippet) > MAX_SNIPPET_CHARS - 60
+    assert result.snippet.startswith(sentence.strip())
+    assert (sentence * 40).startswith(result.snippet)
+
+
+def test_exa_news_keeps_its_order() -> None:
     results = parse(exa, fixture("exa", "news.json"), search=make_search(category="news"))
     assert results == [
         RawResult(
@@ -307,7 +375,33 @@ def test_exa_without_scores_keeps_its_order() -> None:
 
 
 def test_kagi_reads_only_search_results() -> None:
+    """v1: ``data.search`` only; videos, related searches and the rest are not results."""
     assert parse(kagi, fixture("kagi", "search.json")) == [
+        RawResult(*BOOK, BOOK_SNIPPET, "2026-08-14"),
+        RawResult(*TOKIO, TOKIO_SNIPPET),
+        RawResult(*BOATS, "", "2026-07-02"),
+    ]
+
+
+def test_kagi_news_reads_data_news() -> None:
+    results = parse(kagi, fixture("kagi", "news.json"), search=make_search(category="news"))
+    assert [(r.title, r.url, r.date) for r in results] == [
+        (
+            "EU AI Act enters next phase",
+            "https://news.example/2026/09/30/ai-act-next-phase",
+            "2026-09-30",
+        ),
+        (
+            "What the AI Act means for start-ups",
+            "https://tech.example.com/ai-act-startups",
+            "2026-09-25",
+        ),
+    ]
+
+
+def test_kagi_still_reads_v0_answers() -> None:
+    """The legacy shape: ``data`` one list, ``t`` 0 the results, ``published`` the date."""
+    assert parse(kagi, fixture("kagi", "v0_search.json")) == [
         RawResult(
             *BOOK,
             BOOK_SNIPPET,
@@ -371,199 +465,11 @@ def test_empty_answer(module: ModuleType) -> None:
     assert parse(module, fixture(module.INFO.id, "empty.json")) == []
 
 
+def test_kagi_v0_empty_answer() -> None:
+    assert parse(kagi, fixture("kagi", "v0_empty.json")) == []
+
+
 def test_serper_news_answer_read_for_general_is_a_parse_failure() -> None:
     """A news answer holds no ``organic`` key: without searchParameters it is not an answer."""
     body = json.dumps({"news": []}).encode()
     assert parse(serper, body) == EngineFailure("parse_failure")
-
-
-# --- errors ---------------------------------------------------------------------------------
-
-RATE = EngineFailure("rate_limited")
-AUTH = EngineFailure("auth_failure")
-FAILED = EngineFailure("request_failure")
-
-ERRORS = [
-    (tavily, "error_401.json", 401, AUTH),
-    (tavily, "error_429.json", 429, RATE),
-    (tavily, "error_432.json", 432, RATE),
-    (tavily, "error_433.json", 433, RATE),
-    (tavily, "error_400.json", 400, FAILED),
-    (tavily, "error_500.json", 500, FAILED),
-    (exa, "error_401.json", 401, AUTH),
-    (exa, "error_402.json", 402, RATE),
-    (exa, "error_403.json", 403, AUTH),
-    (exa, "error_429.json", 429, RATE),
-    (exa, "error_400.json", 400, FAILED),
-    (exa, "error_500.json", 500, FAILED),
-    (kagi, "error_401.json", 401, AUTH),
-    (kagi, "error_402.json", 402, RATE),
-    (kagi, "error_500.json", 500, FAILED),
-    (serper, "error_403.json", 403, AUTH),
-    (serper, "error_credits.json", 400, RATE),
-    (serper, "error_429.json", 429, RATE),
-    (serper, "error_400.json", 400, FAILED),
-    (serper, "error_500.json", 500, FAILED),
-]
-
-
-@pytest.mark.parametrize(
-    ("module", "name", "status", "expected"),
-    ERRORS,
-    ids=[f"{m.INFO.id}-{name}" for m, name, _, _ in ERRORS],
-)
-def test_documented_errors(module: ModuleType, name: str, status: int, expected) -> None:
-    assert parse(module, fixture(module.INFO.id, name), status) == expected
-
-
-@pytest.mark.parametrize(
-    ("module", "name", "expected"),
-    [
-        (tavily, "error_401.json", AUTH),
-        (tavily, "error_432.json", RATE),
-        (tavily, "error_500.json", FAILED),
-        (exa, "error_401.json", AUTH),
-        (exa, "error_402.json", RATE),
-        (exa, "error_500.json", FAILED),
-        (kagi, "error_401.json", AUTH),
-        (kagi, "error_402.json", RATE),
-        (kagi, "error_500.json", FAILED),
-        (serper, "error_403.json", AUTH),
-        (serper, "error_credits.json", RATE),
-        (serper, "error_500.json", FAILED),
-    ],
-    ids=lambda value: value.INFO.id if isinstance(value, ModuleType) else None,
-)
-def test_an_error_body_under_200_is_a_failure_not_an_empty_answer(module, name, expected) -> None:
-    assert parse(module, fixture(module.INFO.id, name)) == expected
-
-
-@pytest.mark.parametrize("module", KEYED, ids=lambda m: m.INFO.id)
-@pytest.mark.parametrize(
-    ("status", "headers", "body", "expected"),
-    [
-        (429, {"Retry-After": "30"}, b"", EngineFailure("rate_limited", 30.0)),
-        (401, {}, b"Unauthorized", AUTH),
-        (403, {}, ERROR_PAGE, AUTH),
-        (502, {}, ERROR_PAGE, FAILED),
-        (503, {"Retry-After": "5"}, b"", FAILED),
-        (200, {}, CAPTCHA_PAGE, EngineFailure("blocked")),
-        (200, {}, ERROR_PAGE, EngineFailure("parse_failure")),
-        (200, {}, b"\x00\xff garbage", EngineFailure("parse_failure")),
-        (200, {}, b"", EngineFailure("parse_failure")),
-        (200, {}, b'{"results": [', EngineFailure("parse_failure")),
-        (200, {}, b"[1, 2]", EngineFailure("parse_failure")),
-        (200, {}, b'{"unexpected": true}', EngineFailure("parse_failure")),
-    ],
-    ids=[
-        "429-retry-after",
-        "401",
-        "403",
-        "502",
-        "503",
-        "captcha",
-        "html",
-        "garbage",
-        "empty",
-        "truncated",
-        "list",
-        "wrong-object",
-    ],
-)
-def test_failure_mapping(module: ModuleType, status, headers, body, expected) -> None:
-    assert parse(module, body, status, headers) == expected
-
-
-def test_plan_limit_statuses_carry_retry_after() -> None:
-    body = fixture("tavily", "error_432.json")
-    assert parse(tavily, body, 432, {"Retry-After": "60"}) == EngineFailure("rate_limited", 60.0)
-    assert parse(exa, fixture("exa", "error_402.json"), 402, {"Retry-After": "7"}) == (
-        EngineFailure("rate_limited", 7.0)
-    )
-
-
-# --- tolerance of what real answers add -----------------------------------------------------
-
-TOLERANT = {
-    tavily: {
-        "query": "q",
-        "answer": None,
-        "images": [{"url": "https://img.example/a.png", "description": None}],
-        "results": [
-            None,
-            "a string",
-            {"title": None, "url": "https://a.example/", "content": None, "score": None},
-            {"url": "https://b.example/", "title": "B", "content": "b", "published_date": "soon"},
-            {"url": "", "title": "empty url"},
-        ],
-        "new_field": {"nested": [1, 2]},
-    },
-    exa: {
-        "results": [
-            {"url": "https://a.example/", "title": "A", "highlights": [None, 3], "text": "a"},
-            {"url": "https://b.example/", "highlights": [], "summary": "b", "score": "high"},
-            {"id": "no-url"},
-        ],
-        "context": "…",
-        "statuses": [{"id": "x", "status": "success"}],
-    },
-    kagi: {
-        "meta": {"id": "x"},
-        "data": [
-            {"t": 0, "url": "https://a.example/", "title": "A", "snippet": "a", "published": None},
-            {"t": 2, "url": "https://ignored.example/", "title": "another kind"},
-            {"t": 1, "list": None},
-            {"url": "https://no-kind.example/", "title": "no t"},
-            {"t": 0, "url": "https://b.example/", "title": None, "snippet": "b", "extra": {}},
-        ],
-        "error": [],
-    },
-    serper: {
-        "searchParameters": {"q": "q"},
-        "answerBox": {"answer": "42"},
-        "organic": [
-            {"title": "A", "link": "https://a.example/", "snippet": None, "date": "2 years ago"},
-            {"title": "no link"},
-            {"title": None, "link": "https://b.example/", "snippet": "b", "date": None},
-        ],
-        "topStories": [{"title": "T", "link": "https://top.example/"}],
-    },
-}
-TOLERATED = {
-    tavily: [RawResult("", "https://a.example/"), RawResult("B", "https://b.example/", "b")],
-    exa: [RawResult("A", "https://a.example/", "a"), RawResult("", "https://b.example/", "b")],
-    kagi: [RawResult("A", "https://a.example/", "a"), RawResult("", "https://b.example/", "b")],
-    serper: [RawResult("A", "https://a.example/"), RawResult("", "https://b.example/", "b")],
-}
-
-
-@pytest.mark.parametrize("module", KEYED, ids=lambda m: m.INFO.id)
-def test_unknown_fields_nulls_and_other_kinds_are_tolerated(module: ModuleType) -> None:
-    body = json.dumps(TOLERANT[module]).encode()
-    assert parse(module, body) == TOLERATED[module]
-
-
-@pytest.mark.parametrize("module", (tavily, exa), ids=lambda m: m.INFO.id)
-def test_null_results_are_an_empty_answer(module: ModuleType) -> None:
-    assert parse(module, b'{"results": null, "requestId": "x"}') == []
-
-
-def test_kagi_null_data_without_error_is_an_empty_answer() -> None:
-    assert parse(kagi, b'{"meta": {"id": "x"}, "data": null}') == []
-
-
-@pytest.mark.parametrize(
-    ("message", "expected"),
-    [
-        ("Unauthorized: missing or invalid API key.", AUTH),
-        ("Invalid token", AUTH),
-        ("Your request has been blocked due to excessive requests.", RATE),
-        ("This request exceeds your plan's set usage limit.", RATE),
-        ("max_results: the limit must be at most 20", FAILED),
-        ("Query is too long. Max query length is 400 characters.", FAILED),
-        ("", FAILED),
-    ],
-)
-def test_an_error_message_under_200_is_read_for_its_kind(message: str, expected) -> None:
-    body = json.dumps({"detail": {"error": message}}).encode()
-    assert parse(tavily, body) == expected

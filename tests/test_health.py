@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from rypsok.breaker import EngineHealth
 from rypsok.config import BreakerConfig
+from rypsok.state.breaker import EngineHealth
 
 
 class FakeClock:

@@ -18,8 +18,8 @@ import subprocess
 import pytest
 
 from rypsok import Client, ToolError
-from rypsok.limits import MonthlyCap, monthly_cap
 from rypsok.state import EngineAsk
+from rypsok.state.limits import MonthlyCap, monthly_cap
 from rypsok.state.memory import MemoryStore
 from rypsok.state.redis import RedisStore
 from tests.conftest import config_data, make_config
@@ -92,14 +92,14 @@ async def test_the_four_engines_answer_a_general_search(engines):
         "query": "rust async",
         "type": "auto",
         "numResults": 10,
-        "contents": {"highlights": {"maxCharacters": 300}},
+        "contents": {"highlights": True},
     }
 
     request, headers = seen(engines, "kagi")
-    assert request.method == "GET"
-    assert request.path == "/e/kagi/api/v0/search?q=rust+async&limit=10"
+    assert (request.method, request.path) == ("POST", "/e/kagi/api/v1/search")
     assert headers["authorization"] == "Bot " + KEYS["KAGI_API_KEY"]
-    assert request.body == b""
+    assert headers["content-type"] == "application/json"
+    assert json.loads(request.body) == {"query": "rust async", "workflow": "search", "limit": 10}
 
     request, headers = seen(engines, "serper")
     assert (request.method, request.path) == ("POST", "/e/serper/search")
@@ -118,10 +118,18 @@ async def test_news_and_science_go_to_the_engines_that_serve_them(engines):
     engines.plays["tavily"] = json_play("tavily/news.json")
     engines.plays["exa"] = json_play("exa/news.json")
     engines.plays["serper"] = json_play("serper/news.json")
+    engines.plays["kagi"] = json_play("kagi/news.json")
     async with Client(keyed_config(engines)) as client:
         news = await client.search("eu ai act", category="news", time_range="week")
         assert news.outcome == "ok"
-        assert engines.requests_for("kagi") == []
+        assert json.loads(seen(engines, "kagi")[0].body) == {
+            "query": "eu ai act",
+            "workflow": "news",
+            "limit": 5,
+            "filters": {
+                "after": (dt.datetime.now(dt.UTC) - dt.timedelta(days=7)).date().isoformat()
+            },
+        }
         assert json.loads(seen(engines, "tavily")[0].body)["topic"] == "news"
         assert json.loads(seen(engines, "tavily")[0].body)["time_range"] == "week"
         assert seen(engines, "serper")[0].path == "/e/serper/news"
@@ -133,8 +141,8 @@ async def test_news_and_science_go_to_the_engines_that_serve_them(engines):
         engines.reset()
         engines.plays["exa"] = json_play("exa/search.json")
         science = await client.search("async", category="science")
-        assert [r.url for r in science.results][0] == "https://tokio.rs/tokio/tutorial"
-        assert json.loads(seen(engines, "exa")[0].body)["category"] == "research paper"
+        assert [r.url for r in science.results][0] == "https://rust-lang.github.io/async-book/"
+        assert json.loads(seen(engines, "exa")[0].body)["category"] == "publication"
 
 
 async def test_a_scored_engine_keeps_its_own_order(engines):
@@ -148,14 +156,14 @@ async def test_a_scored_engine_keeps_its_own_order(engines):
     ]
 
 
-async def test_kagi_is_skipped_for_a_time_range_and_serper_honours_languages(engines):
+async def test_kagi_filters_a_time_range_and_serper_honours_languages(engines):
     good_plays(engines)
     config = keyed_config(engines, search={"languages": ["en", "de"]})
     async with Client(config) as client:
         dated = await client.search("rust async", time_range="day")
-        assert [(n.engine, n.reason) for n in dated.notices if n.code == "engine_skipped"] == [
-            ("kagi", "time_range")
-        ]
+        assert [n for n in dated.notices if n.code == "engine_skipped"] == []
+        yesterday = (dt.datetime.now(dt.UTC) - dt.timedelta(days=1)).date().isoformat()
+        assert json.loads(seen(engines, "kagi")[0].body)["filters"] == {"after": yesterday}
         engines.reset()
         good_plays(engines)
         german = await client.search("rust async", language="de")
@@ -171,7 +179,8 @@ async def test_kagi_is_skipped_for_a_time_range_and_serper_honours_languages(eng
         ("tavily", json_play("tavily/error_432.json", status=432), "rate_limited"),
         ("exa", json_play("exa/error_402.json", status=402), "rate_limited"),
         ("exa", json_play("exa/error_401.json"), "auth_failure"),
-        ("kagi", json_play("kagi/error_402.json"), "rate_limited"),
+        ("kagi", json_play("kagi/error_400_credit.json", status=400), "rate_limited"),
+        ("kagi", json_play("kagi/v0_error_402.json"), "rate_limited"),
         ("serper", json_play("serper/error_403.json", status=403), "auth_failure"),
         ("serper", json_play("serper/error_500.json", status=500), "request_failure"),
     ],
@@ -391,11 +400,14 @@ def test_probe_engines_shows_only_the_named_engines(engines, tmp_path):
     done = run(["probe", "--config", path, "--engines", "tavily,exa", "rust async"], KEYS)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
-    rows = {line.split()[0]: line.split() for line in lines[1:3]}
+    rows = {line.split()[0]: line.split() for line in lines[1:5:2]}
     assert sorted(rows) == ["exa", "tavily"]
     assert rows["tavily"][1] == "answered" and rows["tavily"][4:6] == ["3", "results"]
     assert rows["exa"][1] == "answered" and rows["exa"][4:6] == ["3", "results"]
-    assert lines[3].startswith("deadline ")
+    # under each paid engine's bar, what its answer said the call cost
+    costs = {line.split()[0]: " ".join(line.split()[1:]) for line in lines[2:6:2]}
+    assert costs == {"tavily": "cost 1 credits", "exa": "cost 0.006 USD"}
+    assert lines[5].startswith("deadline ")
     assert {s.engine for s in engines.seen} == {"tavily", "exa"}
     for key in KEYS.values():
         assert key not in done.stdout and key not in done.stderr

@@ -26,7 +26,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rypsok import long_line, stdio, wire
+from rypsok.serve_stdio import long_line, wire
+from rypsok.serve_stdio import pipe as stdio
 from tests.conftest import config_data
 from tests.engine_servers import Play, json_play
 from tests.mcp_harness import ROOT, assert_conforms, modern_client, write_toml

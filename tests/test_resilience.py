@@ -13,9 +13,9 @@ import pytest
 
 from rypsok import Client, ToolError
 from rypsok.engines.base import RawResult
-from rypsok.limits import OnTimeLimit
 from rypsok.probe import probe
-from rypsok.result_cache import CacheKey, ResultCache
+from rypsok.state.limits import OnTimeLimit
+from rypsok.state.result_cache import CacheKey, ResultCache
 from tests.conftest import make_config
 from tests.engine_servers import Play, json_play
 

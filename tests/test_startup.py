@@ -19,7 +19,7 @@ from rypsok import Client, ToolError
 from rypsok.lazy import Once
 from rypsok.metasearch import orchestrate
 from rypsok.metasearch.orchestrate import EnginePools
-from rypsok.server import WarmUpCue
+from rypsok.serve_stdio.run import WarmUpCue
 from tests.conftest import make_config
 from tests.engine_servers import json_play
 from tests.mcp_harness import ROOT, write_toml

@@ -17,11 +17,11 @@ import pytest
 from rypsok import Client, ToolError
 from rypsok.config import config_from_dict
 from rypsok.engines.base import RawResult
-from rypsok.result_cache import CacheKey
 from rypsok.state import EngineAsk, EngineOutcome, token_window
 from rypsok.state.fallback import MAX_DEFERRED, RETRY_AFTER_S, FallbackStore
 from rypsok.state.memory import MemoryStore
 from rypsok.state.redis import RedisStore
+from rypsok.state.result_cache import CacheKey
 from tests.conftest import make_config
 from tests.engine_servers import Play, json_play
 from tests.fetch_servers import Site, html, running

@@ -91,6 +91,13 @@ def languages(key: str, value: Any) -> tuple[str, ...]:
     return codes
 
 
+def region(key: str, value: Any) -> str:
+    """An ISO 3166-1 alpha-2 country code, returned in lower case."""
+    if not isinstance(value, str) or not re.fullmatch(r"[A-Za-z]{2}", value):
+        raise ConfigError(key, 'must be a two-letter country code such as "us" or "de"')
+    return value.lower()
+
+
 def cidr(key: str, value: Any) -> str:
     try:
         return str(ipaddress.ip_network(string(key, value), strict=False))

@@ -94,6 +94,8 @@ class ServerConfig:
         default=(), metadata={"check": checks.list_of(_origin)}
     )
     max_request_body: int = field(default=65536, metadata={"check": checks.integer(1024)})
+    body_timeout_ms: int = field(default=10000, metadata={"check": checks.integer(100, 600_000)})
+    """How long a request's body may take to arrive once its headers have: 408 past it."""
     jwks_url: str = field(default="", metadata={"check": _secure_url})
     issuer: str = field(default="", metadata={"check": checks.http_url})
     audience: str = field(default="", metadata={"check": checks.string})
@@ -111,11 +113,14 @@ class ServerConfig:
 
 @dataclass(frozen=True)
 class PerTokenLimitsConfig:
-    """Calls per minute for each token on top of [limits]; a key left out sets no per-token bound."""
+    """Calls per minute for each token on top of [limits]; a key left out sets no per-token
+    bound. ``max_concurrent``: the most web_search (and web_fetch) calls one token may have
+    in flight at once; left out, half of [search] (or [fetch]) max_concurrent, rounded up."""
 
     web_search: int | None = field(default=None, metadata={"check": checks.integer(1)})
     web_fetch: int | None = field(default=None, metadata={"check": checks.integer(1)})
     engine_status: int | None = field(default=None, metadata={"check": checks.integer(1)})
+    max_concurrent: int | None = field(default=None, metadata={"check": checks.integer(1)})
 
 
 @dataclass(frozen=True)

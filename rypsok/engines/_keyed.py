@@ -1,18 +1,20 @@
 """What the bring-your-own-key engines (tavily, exa, kagi, serper) share: the mapping of
 their HTTP outcomes, the reading of an error body, dates and the order of scored results.
 
-These are paid APIs reached with the operator's key. Their outcomes map as the issue of
-record (#19) settles: 401 and 403 are the key refused (``auth_failure``: an API answers
-403 for a key without rights, not for a bot); 429 and the provider's own plan-limit
-statuses (out of credits, over the plan's budget) are ``rate_limited`` with Retry-After
-when given; every other status is ``request_failure``. A JSON error under 200 is a
-failure too, never an empty answer.
+These are paid APIs reached with the operator's key. Their outcomes map as the issues of
+record (#19, #26) settle: 401 and 403 are the key refused (``auth_failure``: an API answers
+403 for a key without rights, not for a bot) unless the provider's error code says
+otherwise; 429 is ``rate_limited`` with Retry-After when given; the provider's own
+plan-limit statuses (out of credits, over the plan's or the key's budget) are
+``rate_limited`` and ``spent``, which rests the engine; every other status is
+``request_failure``. A JSON error under 200 is a failure too, never an empty answer.
 """
 
 from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import math
 import re
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
@@ -43,21 +45,13 @@ _AUTH_WORDS = (
 )
 """What an error message that refuses the key says (Kagi's "Invalid token", Serper's
 "Unauthorized.", Tavily's "missing or invalid API key")."""
-_LIMIT_WORDS = (
-    "credit",
-    "rate limit",
-    "usage limit",
-    "quota",
-    "exceed",
-    "excessive",
-    "balance",
-    "budget",
-    "too many",
-    "payment",
-)
-"""What an error message about a spent plan or a rate says (Tavily's "exceeds your plan's
-set usage limit", Exa's "exhausted your credits", Kagi's "Insufficient credit",
-Serper's "Not enough credits")."""
+_SPENT_WORDS = ("credit", "usage limit", "quota", "balance", "budget", "payment")
+"""What an error message about a spent plan says (Tavily's "exceeds your plan's set usage
+limit", Exa's "exhausted your credits", Kagi's "Insufficient credit", Serper's "Not
+enough credits")."""
+_RATE_WORDS = ("rate limit", "exceed", "excessive", "too many")
+"""What an error message about the request rate says (Tavily's "blocked due to excessive
+requests")."""
 
 
 def failure(
@@ -65,21 +59,34 @@ def failure(
 ) -> EngineFailure | None:
     """The failure an HTTP status means for a keyed API; None for a 2xx: the shared mapping
     (base.failure_for_status), except that 403 is the key refused, not a block, and the
-    provider's plan-limit statuses are ``rate_limited`` like 429."""
+    provider's plan-limit statuses are ``rate_limited`` and ``spent``."""
     if status == 403:
         return EngineFailure("auth_failure")
     if status in plan_limits:
-        return EngineFailure("rate_limited", retry_after_seconds(headers))
+        return spent(headers)
     return failure_for_status(status, headers)
+
+
+def names_the_key(message: Any) -> bool:
+    """Whether an error message says the key was refused (missing, invalid, no rights)."""
+    text = message.lower() if isinstance(message, str) else ""
+    return any(word in text for word in _AUTH_WORDS)
+
+
+def spent(headers: httpx.Headers) -> EngineFailure:
+    """The plan's money or credits are gone: ``rate_limited`` that rests the engine."""
+    return EngineFailure("rate_limited", retry_after_seconds(headers), spent=True)
 
 
 def failure_for_message(message: Any, headers: httpx.Headers) -> EngineFailure:
     """An error the API reported in its body under 200: the key refused, a limit reached,
     or else a failed request. The message itself is never kept."""
     text = message.lower() if isinstance(message, str) else ""
-    if any(word in text for word in _AUTH_WORDS):
+    if names_the_key(text):
         return EngineFailure("auth_failure")
-    if any(word in text for word in _LIMIT_WORDS):
+    if any(word in text for word in _SPENT_WORDS):
+        return spent(headers)
+    if any(word in text for word in _RATE_WORDS):
         return EngineFailure("rate_limited", retry_after_seconds(headers))
     return EngineFailure("request_failure")
 
@@ -87,19 +94,19 @@ def failure_for_message(message: Any, headers: httpx.Headers) -> EngineFailure:
 def answer_items(
     status: int,
     headers: httpx.Headers,
-    body: bytes,
+    document: dict[str, Any] | None,
     *,
     plan_limits: frozenset[int],
     key: str,
     error: Callable[[dict[str, Any]], Any],
 ) -> list[Any] | EngineFailure:
-    """The list of items under ``key`` of a JSON answer, or the failure the answer is: its
-    status, a body that is not a JSON object, the error ``error`` finds in it (None when
-    there is none), or an object without ``key``."""
+    """The list of items under ``key`` of a JSON answer (``document``, None when the body
+    is not a JSON object), or the failure the answer is: its status, a body that is not a
+    JSON object, the error ``error`` finds in it (None when there is none), or an object
+    without ``key``."""
     failed = failure(status, headers, plan_limits)
     if failed is not None:
         return failed
-    document = json_object(body)
     if document is None:
         return EngineFailure("parse_failure")
     message = error(document)
@@ -141,6 +148,14 @@ def json_object(body: bytes) -> dict[str, Any] | None:
     except ValueError:
         return None
     return document if isinstance(document, dict) else None
+
+
+def number(value: Any) -> float | None:
+    """A JSON number that can be an amount (finite, not negative, not a boolean); else None."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    amount = float(value)
+    return amount if math.isfinite(amount) and amount >= 0 else None
 
 
 def items(value: Any) -> list[Any] | None:

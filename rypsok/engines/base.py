@@ -16,6 +16,11 @@ Each engine module defines exactly:
     the engine's own reading: its format, its documented errors. Nothing calls it
     directly: every answer goes through :func:`read_answer`, which runs the block-page
     check before a ``parse_failure`` stands.
+
+A paid engine whose answers say what a call cost or what is left also defines
+``read(status, headers, body, search) -> Reading``: the answer and its :class:`Usage` from
+one reading of the body (``parse`` is then ``read(...).answer``). :func:`read_reading` is
+the one way to both.
 """
 
 from __future__ import annotations
@@ -62,6 +67,7 @@ sends more than a few hundred KiB for its largest page of results."""
 log = logging.getLogger("rypsok.engines")
 
 QueryUnit = Literal["characters", "bytes"]
+UsageUnit = Literal["usd", "credits"]
 
 
 @dataclass(frozen=True)
@@ -102,6 +108,11 @@ class EngineInfo:
     listed_without_credential: bool = True
     """False for the bring-your-own-key engines (tavily, exa, kagi, serper): without their
     key they are not offered at all, not even as ``disabled`` in engine_status."""
+    takes_region: bool = False
+    """Whether the engine sends the operator's ``region`` (``EngineSearch.region``)."""
+    cost_unit: UsageUnit | None = None
+    """The unit of the per-call cost the engine's answers report (``Reading.usage``); None when
+    they report none. ``max_cost_per_month`` is counted in it."""
 
     def honours_time_range(self, time_range: str) -> bool:
         return time_range in self.time_ranges
@@ -128,6 +139,9 @@ class EngineSearch:
     time_range: str | None = None
     now: dt.datetime = field(default_factory=lambda: dt.datetime.now(dt.UTC))
     user_agent: str = "rypsok"
+    region: str | None = None
+    """The operator's ``[engines.<id>] region`` (ISO 3166-1 alpha-2, lower case); None for
+    none, and then the engine sends no region and its provider applies its own default."""
 
     def since(self) -> dt.datetime | None:
         if self.time_range is None:
@@ -150,6 +164,21 @@ class RawResult:
 class EngineFailure:
     reason: FailureReason
     retry_after_s: float | None = None
+    spent: bool = field(default=False, compare=False)
+    """The provider said the plan's money or credits are gone (a ``rate_limited`` that does
+    not clear in a minute): the search rests the engine (``[engines.<id>] spent_rest_s``).
+    Not part of equality: a failure is its reason and its wait."""
+
+
+@dataclass(frozen=True)
+class Usage:
+    """What a paid engine's answer says of its cost, in the provider's own unit: ``cost``
+    what this call cost (None when the answer does not say), ``balance`` what is left on
+    the account (None when the answer does not say)."""
+
+    unit: UsageUnit
+    cost: float | None = None
+    balance: float | None = None
 
 
 PARSER_MODULES = ("httpx", "lxml.etree", "lxml.html", "parsel", "email.utils")
@@ -218,26 +247,48 @@ def _block_page_or_parse_failure(body: bytes) -> EngineFailure:
     return EngineFailure("parse_failure")
 
 
+@dataclass(frozen=True)
+class Reading:
+    """What one answer says: its results or failure, and what it cost (for a paid engine
+    whose answers say so)."""
+
+    answer: list[RawResult] | EngineFailure
+    usage: Usage | None = None
+
+
 def read_answer(
     module: ModuleType, status: int, headers: httpx.Headers, body: bytes, search: EngineSearch
 ) -> list[RawResult] | EngineFailure:
-    """The one way from an engine's answer to results or a failure.
+    """The one way from an engine's answer to results or a failure (:func:`read_reading`
+    without the cost)."""
+    return read_reading(module, status, headers, body, search).answer
 
-    The engine's ``parse`` reads its format and its documented errors. Whatever it cannot
-    read (``parse_failure``, or an exception inside the module, which is logged) may be a
-    CAPTCHA or block page served under 2xx by any engine, so the block-page check runs
-    here, for every engine, before a ``parse_failure`` stands.
+
+def read_reading(
+    module: ModuleType, status: int, headers: httpx.Headers, body: bytes, search: EngineSearch
+) -> Reading:
+    """The one way from an engine's answer to results or a failure, and its cost.
+
+    The engine's ``read`` (or ``parse``) reads its format and its documented errors.
+    Whatever it cannot read (``parse_failure``, or an exception inside the module, which
+    is logged) may be a CAPTCHA or block page served under 2xx by any engine, so the
+    block-page check runs here, for every engine, before a ``parse_failure`` stands.
     """
+    reader = getattr(module, "read", None)
     try:
-        answer = module.parse(status, headers, body, search)
+        if reader is not None:
+            reading = reader(status, headers, body, search)
+        else:
+            reading = Reading(module.parse(status, headers, body, search))
     except Exception:
         log.warning(
             "engine_parse_failed", extra={"fields": {"engine": module.INFO.id}}, exc_info=True
         )
-        answer = EngineFailure("parse_failure")
+        reading = Reading(EngineFailure("parse_failure"))
+    answer = reading.answer
     if isinstance(answer, EngineFailure) and answer.reason == "parse_failure":
-        return _block_page_or_parse_failure(body)
-    return answer
+        return Reading(_block_page_or_parse_failure(body), reading.usage)
+    return reading
 
 
 def load_json(body: bytes) -> Any:

@@ -264,6 +264,12 @@ def clean_snippet(text: str) -> Cleaned:
     return clean_line(text, MAX_SNIPPET_CHARS)
 
 
+def cut(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` code points by the rule titles and snippets are cut by, its
+    line breaks kept: for an engine that bounds a long excerpt before the snippet is read."""
+    return _cut(text, limit)[0]
+
+
 def _cut(line: str, limit: int) -> tuple[str, bool]:
     """Cut a collapsed line to ``limit``: at the last space in the final fifth of the limit,
     else at the last grapheme boundary there, else at ``limit`` itself. A joiner whose

@@ -24,14 +24,14 @@ from types import ModuleType
 import anyio
 import httpx
 
-from rypsok import telemetry
 from rypsok.config import EngineConfig
 from rypsok.engines.base import (
     MAX_BODY_BYTES,
     EngineFailure,
     EngineSearch,
     RawResult,
-    read_answer,
+    Usage,
+    read_reading,
 )
 from rypsok.lazy import Once
 from rypsok.net.body import (
@@ -41,6 +41,7 @@ from rypsok.net.body import (
     BodyUndecodable,
     read_body,
 )
+from rypsok.observability import telemetry
 from rypsok.progress import NO_PROGRESS, Progress
 
 log = logging.getLogger("rypsok.metasearch")
@@ -154,9 +155,13 @@ class EngineRun:
     retry_after_s: float | None = None
     latency_s: float | None = None
     """Time from sending the request to the last byte, when a response came."""
+    spent: bool = False
+    """The provider said the plan is spent (``EngineFailure.spent``)."""
+    usage: Usage | None = None
+    """What the answer said the call cost or what is left, for a paid engine that says."""
 
     def to_json(self) -> dict:
-        return {
+        report = {
             "engine": self.engine,
             "outcome": self.outcome,
             "start_ms": None if self.start_ms is None else round(self.start_ms, 1),
@@ -164,6 +169,10 @@ class EngineRun:
             "results": len(self.results),
             "reason": self.reason,
         }
+        if self.usage is not None:
+            usage = self.usage
+            report["usage"] = {"unit": usage.unit, "cost": usage.cost, "balance": usage.balance}
+        return report
 
 
 async def _run_engine(
@@ -239,10 +248,24 @@ async def _exchange(
     # An answer that came in as the deadline passed is not worth parsing: its search is
     # cancelled, and the parse would only delay the other searches ending now.
     await anyio.lowlevel.checkpoint_if_cancelled()
-    parsed = read_answer(job.module, response.status_code, response.headers, body, job.search)
+    reading = read_reading(job.module, response.status_code, response.headers, body, job.search)
+    parsed, run.usage = reading.answer, reading.usage
+    if run.usage is not None:
+        log.debug(
+            "engine_usage",
+            extra={
+                "fields": {
+                    "engine": run.engine,
+                    "unit": run.usage.unit,
+                    "cost": run.usage.cost,
+                    "balance": run.usage.balance,
+                }
+            },
+        )
     if isinstance(parsed, EngineFailure):
         run.reason = parsed.reason
         run.retry_after_s = parsed.retry_after_s
+        run.spent = parsed.spent
     else:
         run.outcome = "answered"
         run.results = list(parsed)

@@ -17,15 +17,15 @@ from rypsok.config import Config
 from rypsok.engines.base import EngineSearch
 from rypsok.engines.registry import engine_module
 from rypsok.hygiene import secrets
-from rypsok.limits import monthly_cap
 from rypsok.metasearch import merge
 from rypsok.metasearch.orchestrate import EngineJob, EnginePools, EngineRun, run_engines
 from rypsok.model import Notice, Notices, SearchResponse
 from rypsok.net.egress import EgressPolicy
-from rypsok.observe import Observer
+from rypsok.observability.observer import Observer
 from rypsok.progress import NO_PROGRESS, Progress
-from rypsok.result_cache import CacheKey
 from rypsok.state import EngineAsk, EngineOutcome, Store, Windows, take_windows
+from rypsok.state.limits import MonthlyCap, monthly_cap
+from rypsok.state.result_cache import CacheKey
 from rypsok.version import USER_AGENT
 
 log = logging.getLogger("rypsok.metasearch")
@@ -58,6 +58,9 @@ class MetaSearch:
         self.state = state
         self._observer = observer
         self._policy = policy
+        self._rest_logged_until: dict[str, float] = {}
+        """Per engine, until when (anyio time) the rest already logged lasts: a spent plan
+        is said once in the log, not by every search that was in flight when it came."""
 
     async def run(
         self,
@@ -112,6 +115,11 @@ class MetaSearch:
             self._observer.engine_request(
                 run.engine, "answered" if run.outcome == "answered" else run.reason, run.latency_s
             )
+            if run.usage is not None:
+                usage = run.usage
+                self._observer.engine_usage(run.engine, usage.unit, usage.cost, usage.balance)
+            if run.spent:
+                self._log_rest(run.engine)
         outcomes = self._outcomes(jobs, runs, plan)
         try:
             response = self._respond(request, cached + asked, notices)
@@ -160,6 +168,7 @@ class MetaSearch:
         static_skips: dict[str, str] = {}
         candidates: dict[str, EngineJob] = {}
         asks: list[EngineAsk] = []
+        cost_caps: dict[str, MonthlyCap | None] = {}
         order: list[str] = []
         for engine in self.config.usable_engines():
             module = engine_module(engine.id)
@@ -188,14 +197,17 @@ class MetaSearch:
                 time_range=request.time_range,
                 now=now,
                 user_agent=USER_AGENT,
+                region=engine.region,
             )
             candidates[engine.id] = EngineJob(engine, module, search, cache_key)
+            cost_caps[engine.id] = monthly_cap(engine.max_cost_per_month, now)
             asks.append(
                 EngineAsk(
                     engine.id,
                     engine.rate_per_minute,
                     cache_key if cache_on else None,
                     monthly_cap(engine.max_calls_per_month, now),
+                    cost_caps[engine.id],
                 )
             )
         refused, granted = await self.state.plan(asks, windows)
@@ -203,7 +215,7 @@ class MetaSearch:
             raise errors.rate_limited(refused)
         grants = {grant.engine: grant for grant in granted}
         at_ms = (anyio.current_time() - started) * 1000
-        plan = _Plan()
+        plan = _Plan(cost_caps=cost_caps)
         for engine_id in order:
             if engine_id in static_skips:
                 plan.skipped.append(EngineRun(engine_id, "skipped", reason=static_skips[engine_id]))
@@ -236,6 +248,7 @@ class MetaSearch:
             run = runs[job.config.id]
             answered = run.outcome == "answered"
             cached = answered and cache_on
+            cost = run.usage.cost if run.usage is not None else None
             outcomes.append(
                 EngineOutcome(
                     run.engine,
@@ -246,9 +259,24 @@ class MetaSearch:
                     cache_key=job.cache_key if cached else None,
                     results=tuple(run.results) if cached else (),
                     clean=run.engine in plan.clean,
+                    rest_s=job.config.spent_rest_s if run.spent else None,
+                    cost=cost or 0.0,
+                    monthly_cost=plan.cost_caps.get(run.engine) if cost else None,
                 )
             )
         return outcomes
+
+    def _log_rest(self, engine: str) -> None:
+        """``engine_resting``, once for each rest a spent plan starts in this process."""
+        now = anyio.current_time()
+        if now < self._rest_logged_until.get(engine, 0.0):
+            return
+        rest_s = self.config.engine(engine).spent_rest_s
+        self._rest_logged_until[engine] = now + rest_s
+        log.warning(
+            "engine_resting",
+            extra={"fields": {"engine": engine, "reason": "plan_spent", "rest_s": rest_s}},
+        )
 
     def _nothing_to_ask(
         self,
@@ -335,3 +363,5 @@ class _Plan:
     """The probe leases this search holds, by engine."""
     clean: set[str] = field(default_factory=set)
     """Engines asked whose breaker held nothing (``EngineGrant.clean``)."""
+    cost_caps: dict[str, MonthlyCap | None] = field(default_factory=dict)
+    """Each engine's ``max_cost_per_month`` for this month, which its cost counts against."""

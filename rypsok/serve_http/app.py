@@ -40,9 +40,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rypsok.client import Client
 from rypsok.config import Config, is_loopback
-from rypsok.log import request_fields
+from rypsok.observability.log import request_fields
 from rypsok.serve_http.auth import BearerChallenge, Verifier
 from rypsok.serve_http.calls import CallStreams, CallWatch, CancelCalls
+from rypsok.serve_http.gate import Gate
 from rypsok.serve_http.metrics import Metrics
 from rypsok.server import build_server
 from rypsok.version import __version__
@@ -56,8 +57,8 @@ METADATA_PATH = "/.well-known/oauth-protected-resource"
 LOOPBACK_HOSTS = ["127.0.0.1", "127.0.0.1:*", "localhost", "localhost:*", "[::1]", "[::1]:*"]
 
 
-def transport_security(config: Config, host: str) -> TransportSecuritySettings:
-    """DNS-rebinding protection, always on: the Host and Origin headers /mcp accepts.
+def allowed_hosts_and_origins(config: Config, host: str) -> tuple[list[str], list[str]]:
+    """DNS-rebinding protection, always on: the Host and Origin headers every route accepts.
 
     Defaults: the loopback names on loopback, else the address listened on. An Origin is
     accepted when it is one of these hosts over http or https (agents send none at all).
@@ -73,16 +74,19 @@ def transport_security(config: Config, host: str) -> TransportSecuritySettings:
     origins = list(server.allowed_origins) or [
         f"{scheme}://{h}" for h in hosts for scheme in ("http", "https")
     ]
-    return TransportSecuritySettings(
-        enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins
-    )
+    return hosts, origins
 
 
 def build_app(
     config: Config, client: Client, metrics: Metrics, verifier: Verifier, host: str
 ) -> ASGIApp:
     """The routes as the SDK's ``streamable_http_app`` lays them out, with rypsok's session
-    manager (JSON or SSE per call) and its cancellation of calls whose client is gone."""
+    manager (JSON or SSE per call) and its cancellation of calls whose client is gone.
+
+    In order, a request meets: the Gate (framing, Host, Origin), 405 for anything but a
+    POST to /mcp, the bearer token (judged on the headers alone: a request refused 401 has
+    had no byte of its body read), then CallWatch, which reads the body within its time
+    bound, and the SDK."""
     server = config.server
     auth = None
     metadata_url = None
@@ -91,10 +95,14 @@ def build_app(
     manager = CallStreams(
         app=mcp_server,
         stateless=True,
-        security_settings=transport_security(config, host),
+        # Host and Origin are checked by the Gate in front of every route.
+        security_settings=TransportSecuritySettings(enable_dns_rebinding_protection=False),
         max_request_body_size=server.max_request_body,
     )
-    endpoint: Any = StreamableHTTPASGIApp(manager)
+    # The body is read only once the token has been judged on the headers (below).
+    endpoint: Any = CallWatch(
+        StreamableHTTPASGIApp(manager), server.max_request_body, server.body_timeout_ms / 1000
+    )
     routes = [Route(HEALTH_PATH, _healthz(client), methods=["GET"])]
     if server.jwt:
         auth = AuthSettings(
@@ -119,10 +127,9 @@ def build_app(
     app: ASGIApp = Starlette(
         routes=routes, middleware=middleware, lifespan=lambda _app: manager.run()
     )
-    app = CallWatch(app, MCP_PATH, server.max_request_body)
     if verifier:
         app = BearerChallenge(app, str(metadata_url) if metadata_url else None)
-    return AccessLog(PostOnly(app), metrics)
+    return AccessLog(Gate(PostOnly(app), *allowed_hosts_and_origins(config, host)), metrics)
 
 
 def _healthz(client: Client):

@@ -4,7 +4,7 @@ Both are one SDK ``TokenVerifier``: the SDK's bearer middleware calls it for eve
 and answers 401 with ``WWW-Authenticate`` when it returns None. A token is never logged or
 kept; what is kept of a static token is its SHA-256 digest, and what the rest of rypsok sees
 of any token is its name (``AccessToken.client_id``): the static token's name, or
-``jwt:`` and the JWT's client (``client_id``, ``azp``, else ``sub``).
+``jwt:`` and the JWT's client (``client_id``, ``azp``, else ``sub``; see :func:`jwt_name`).
 """
 
 from __future__ import annotations
@@ -38,6 +38,8 @@ JWKS_TIMEOUT_S = 5.0
 JWKS_MAX_BYTES = 1_000_000
 LEEWAY_S = 10
 MAX_TOKEN_CHARS = 8192
+MAX_JWT_NAME_CHARS = 128
+"""The longest JWT name kept as written; a longer one is named by its digest (jwt_name)."""
 
 
 class StaticTokens:
@@ -112,7 +114,7 @@ class JwksVerifier:
             return None
         return AccessToken(
             token="",
-            client_id=f"jwt:{client}"[:128],
+            client_id=jwt_name(client),
             scopes=_scopes(claims),
             expires_at=int(claims["exp"]),
             resource=self._audience,
@@ -158,6 +160,17 @@ class JwksVerifier:
             and key.public_key_use in (None, "sig")
         }
         log.info("jwks_fetched", extra={"fields": {"keys": len(self._keys)}})
+
+
+def jwt_name(client: str) -> str:
+    """A JWT's name: ``jwt:`` and its client, or for a client too long to log,
+    ``jwt-sha256:`` and the SHA-256 of the client in hex. Never a prefix: the name keys the
+    per-token limits and the cancellation of calls, so two clients must never share one.
+    (A static token's name holds no colon, so no name can be taken for another.)"""
+    name = f"jwt:{client}"
+    if len(name) <= MAX_JWT_NAME_CHARS:
+        return name
+    return "jwt-sha256:" + hashlib.sha256(client.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _scopes(claims: dict[str, Any]) -> list[str]:

@@ -5,10 +5,11 @@ The server is stateless: every POST is a transport of its own, so nothing in the
 ``notifications/cancelled`` (a POST of its own) to the call it names, and in JSON mode
 nothing watches for the client hanging up. Here:
 
-- :class:`CallWatch` (ASGI, in front of everything) reads each POST's body (within the body
-  bound), decides from it whether the answer streams (a ``tools/call`` whose ``_meta``
-  carries a ``progressToken``), and watches the connection: when the client disconnects, the
-  calls of that POST are cancelled.
+- :class:`CallWatch` (ASGI, in front of the SDK's endpoint, behind the bearer token) reads
+  each POST's body (within the body bound, and within the time bound: 408 and the
+  connection closed past it), decides from it whether the answer streams (a ``tools/call``
+  whose ``_meta`` carries a ``progressToken``), and watches the connection: when the client
+  disconnects, the calls of that POST are cancelled.
 - :class:`CallStreams` is the SDK's session manager with the JSON-or-SSE choice made per
   request, from what CallWatch decided.
 - :class:`CancelCalls` (an SDK server middleware) runs each tools/call in a cancel scope,
@@ -34,9 +35,10 @@ from mcp.shared.jsonrpc_dispatcher import (
     cancelled_request_id_from_params,
     progress_token_from_params,
 )
+from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from rypsok import telemetry
+from rypsok.observability import telemetry
 from rypsok.server import caller_name
 
 log = logging.getLogger("rypsok.http")
@@ -70,7 +72,7 @@ def asks_for_progress(body: bytes) -> bool:
     """Whether a POST body is a tools/call whose ``_meta`` carries a progress token."""
     try:
         message = json.loads(body)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested too deep: the SDK answers it
         return False
     if not isinstance(message, dict) or message.get("method") != "tools/call":
         return False
@@ -86,27 +88,36 @@ def accepts_a_stream(scope: Scope) -> bool:
 
 class CallWatch:
     """ASGI middleware for POST /mcp: the body read first (at most ``max_body`` + 1 bytes;
-    the SDK refuses what is beyond), then handed to the app unchanged, while the connection is
-    watched for the client going away."""
+    the SDK refuses what is beyond) within ``body_timeout_s``, then handed to the app
+    unchanged, while the connection is watched for the client going away."""
 
-    def __init__(self, app: ASGIApp, path: str, max_body: int) -> None:
+    def __init__(self, app: ASGIApp, max_body: int, body_timeout_s: float) -> None:
         self.app = app
-        self.path = path
         self.max_body = max_body
+        self.body_timeout_s = body_timeout_s
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["path"] != self.path or scope["method"] != "POST":
+        if scope["type"] != "http" or scope["method"] != "POST":
             await self.app(scope, receive, send)
             return
         received: list[Message] = []
-        size, complete = 0, False
-        while not complete and size <= self.max_body:
-            message = await receive()
-            received.append(message)
-            if message["type"] != "http.request":
-                break
-            size += len(message.get("body", b""))
-            complete = not message.get("more_body", False)
+        size, complete, ended = 0, False, False
+        with anyio.move_on_after(self.body_timeout_s):
+            while not complete and not ended and size <= self.max_body:
+                message = await receive()
+                received.append(message)
+                ended = message["type"] != "http.request"
+                size += len(message.get("body", b""))
+                complete = not ended and not message.get("more_body", False)
+        if not (complete or ended or size > self.max_body):
+            log.info("body_timed_out", extra={"fields": {"bytes": size}})
+            response = PlainTextResponse(
+                "Request Timeout: the body did not arrive in time",
+                status_code=408,
+                headers={"Connection": "close"},
+            )
+            await response(scope, receive, send)
+            return
         body = b"".join(m.get("body", b"") for m in received if m["type"] == "http.request")
         watch = Watch(complete and accepts_a_stream(scope) and asks_for_progress(body))
 

@@ -8,7 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 
-from prometheus_client import CollectorRegistry, Counter, Histogram, disable_created_metrics
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    disable_created_metrics,
+)
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
 from prometheus_client.platform_collector import PlatformCollector
@@ -16,7 +22,7 @@ from prometheus_client.process_collector import ProcessCollector
 from prometheus_client.registry import Collector
 
 from rypsok.model import EngineState
-from rypsok.observe import Observer
+from rypsok.observability.observer import Observer
 
 BREAKER_STATES = ("closed", "open", "half_open", "disabled")
 CALL_BUCKETS_S = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 15.0)
@@ -77,6 +83,19 @@ class Metrics(Observer):
             buckets=ENGINE_BUCKETS_S,
             registry=registry,
         )
+        self.engine_cost = Counter(
+            "rypsok_engine_cost",
+            "What the paid engines' answers said their calls cost, by engine and the "
+            "provider's unit (usd, credits)",
+            ["engine", "unit"],
+            registry=registry,
+        )
+        self.engine_balance = Gauge(
+            "rypsok_engine_balance",
+            "The account balance a paid engine's last answer reported, by engine and unit",
+            ["engine", "unit"],
+            registry=registry,
+        )
         self.cache_lookups = Counter(
             "rypsok_cache_lookups",
             "Result cache lookups by engine and result (hit, miss)",
@@ -111,6 +130,14 @@ class Metrics(Observer):
         self.engine_requests.labels(engine, result).inc()
         if latency_s is not None:
             self.engine_seconds.labels(engine).observe(latency_s)
+
+    def engine_usage(
+        self, engine: str, unit: str, cost: float | None, balance: float | None
+    ) -> None:
+        if cost is not None:
+            self.engine_cost.labels(engine, unit).inc(cost)
+        if balance is not None:
+            self.engine_balance.labels(engine, unit).set(balance)
 
     def cache_lookup(self, engine: str, hit: bool) -> None:
         self.cache_lookups.labels(engine, "hit" if hit else "miss").inc()

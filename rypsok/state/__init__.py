@@ -24,8 +24,8 @@ from typing import Literal, Protocol
 from rypsok import errors
 from rypsok.config import Config
 from rypsok.engines.base import RawResult
-from rypsok.limits import Clock, MonthlyCap
-from rypsok.result_cache import CacheKey
+from rypsok.state.limits import Clock, MonthlyCap
+from rypsok.state.result_cache import CacheKey
 
 RETURNED_URLS_KEPT = 10_000
 """How many URLs web_search returned are kept for strict mode (the most recent)."""
@@ -53,7 +53,8 @@ def engine_window(engine: str) -> str:
 
 
 def month_counter(engine: str, month: str) -> str:
-    """The requests sent to an engine in one calendar month (``max_calls_per_month``)."""
+    """The requests sent to an engine in one calendar month (``max_calls_per_month``), or
+    what they cost (``max_cost_per_month``, under its own key prefix)."""
     return f"{engine}:{month}"
 
 
@@ -67,6 +68,8 @@ class EngineAsk:
     """None when the result cache is off."""
     monthly: MonthlyCap | None = None
     """The engine's ``max_calls_per_month`` for this month; None when it has none."""
+    monthly_cost: MonthlyCap | None = None
+    """The engine's ``max_cost_per_month`` for this month; None when it has none."""
 
 
 @dataclass(frozen=True)
@@ -105,6 +108,13 @@ class EngineOutcome:
     results: tuple[RawResult, ...] = ()
     clean: bool = False
     """The grant said the breaker held nothing (:attr:`EngineGrant.clean`)."""
+    rest_s: float | None = None
+    """The provider said the plan is spent: the engine rests this long (every replica skips
+    it with ``rate_limited``), unless it already rests longer."""
+    cost: float = 0.0
+    """What the call cost, in the provider's unit, counted against ``monthly_cost``."""
+    monthly_cost: MonthlyCap | None = None
+    """The engine's ``max_cost_per_month`` for this month, when ``cost`` counts against one."""
 
 
 def may_wait(outcomes: Sequence[EngineOutcome], returned_urls: Sequence[str]) -> bool:
@@ -114,7 +124,12 @@ def may_wait(outcomes: Sequence[EngineOutcome], returned_urls: Sequence[str]) ->
     entry, a returned URL) is in the store before the answer, so that a call on another
     replica that follows the answer sees it."""
     return not returned_urls and all(
-        o.answered and o.clean and o.lease is None and o.cache_key is None for o in outcomes
+        o.answered
+        and o.clean
+        and o.lease is None
+        and o.cache_key is None
+        and o.monthly_cost is None
+        for o in outcomes
     )
 
 
@@ -155,14 +170,14 @@ class Store(Protocol):
         self, asks: Sequence[EngineAsk], windows: Windows = ()
     ) -> tuple[int, list[EngineGrant]]:
         """``acquire(windows)``, then, unless it refused, for each ask in order: the cache,
-        then the engine's budget and its monthly cap, then its breaker; a request granted
-        counts against both. One step, so a search's windows and
+        then the engine's rest (a spent plan), its budget and its monthly caps, then its
+        breaker; a request granted counts against the budget and the calls cap. One step, so a search's windows and
         engines cost one round trip. Returns (the refusal's ms or 0, the grants)."""
         ...
 
     async def settle(self, outcomes: Sequence[EngineOutcome], returned_urls: Sequence[str]) -> None:
-        """Breakers, latency windows and the cache after the engines ran, and the URLs the
-        search returned (what strict mode lets web_fetch read). What :func:`may_wait` allows
+        """Breakers, latency windows, rests, the month's cost and the cache after the
+        engines ran, and the URLs the search returned (what strict mode lets web_fetch read). What :func:`may_wait` allows
         the shared store writes after returning (see :meth:`flush`)."""
         ...
 

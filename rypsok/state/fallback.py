@@ -23,8 +23,7 @@ from typing import Any
 
 import anyio
 
-from rypsok import telemetry
-from rypsok.limits import Clock
+from rypsok.observability import telemetry
 from rypsok.state import (
     EngineAsk,
     EngineGrant,
@@ -35,6 +34,7 @@ from rypsok.state import (
     Windows,
     may_wait,
 )
+from rypsok.state.limits import Clock
 
 log = logging.getLogger("rypsok.state")
 

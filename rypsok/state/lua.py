@@ -12,7 +12,7 @@ index names, so the store is a single Redis or Valkey server, not a cluster.
 
 from __future__ import annotations
 
-from rypsok.breaker import LATENCY_WINDOW
+from rypsok.state.breaker import LATENCY_WINDOW
 
 PRELUDE = """
 local t = redis.call('TIME')
@@ -108,29 +108,36 @@ PLAN = (
     PRELUDE
     + """
 -- KEYS: cache index, the call's windows, then per engine: cache entry, budget window,
--- breaker, lease, month counter. ARGV: token, lease_ms, window count, each window's limit,
--- then per engine: rate_per_minute, use_cache (1 or 0), monthly cap (0: none), ms until
--- the month ends. Returns {0, per engine {decision, cached value, retry ms, or for go and
--- probe '1' when the breaker is clean}}, or {ms until the full window has room, {}}.
+-- breaker, lease, month counter, rest, month's cost. ARGV: token, lease_ms, window count,
+-- each window's limit, then per engine: rate_per_minute, use_cache (1 or 0), monthly
+-- calls cap (0: none), monthly cost cap (0: none), ms until the month ends. Returns {0,
+-- per engine {decision, cached value, retry ms, or for go and probe '1' when the breaker
+-- is clean}}, or {ms until the full window has room, {}}.
 local token, lease_ms, windows = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 local refused = take_windows(2, windows, 4, token)
 if refused > 0 then return {refused, {}} end
 local answers = {}
 local k, a = 1 + windows, 3 + windows
-for i = 1, (#KEYS - k) / 5 do
-  local entry, window = KEYS[k + 5*i - 4], KEYS[k + 5*i - 3]
-  local breaker, lease, month = KEYS[k + 5*i - 2], KEYS[k + 5*i - 1], KEYS[k + 5*i]
-  local limit = tonumber(ARGV[a + 4*i - 3])
-  local cap, month_ms = tonumber(ARGV[a + 4*i - 1]), tonumber(ARGV[a + 4*i])
+for i = 1, (#KEYS - k) / 7 do
+  local entry, window = KEYS[k + 7*i - 6], KEYS[k + 7*i - 5]
+  local breaker, lease, month = KEYS[k + 7*i - 4], KEYS[k + 7*i - 3], KEYS[k + 7*i - 2]
+  local rest, cost = KEYS[k + 7*i - 1], KEYS[k + 7*i]
+  local limit = tonumber(ARGV[a + 5*i - 4])
+  local cap, cost_cap = tonumber(ARGV[a + 5*i - 2]), tonumber(ARGV[a + 5*i - 1])
+  local month_ms = tonumber(ARGV[a + 5*i])
   local hit = false
-  if ARGV[a + 4*i - 2] == '1' then hit = cache_get(entry, KEYS[1]) end
+  if ARGV[a + 5*i - 3] == '1' then hit = cache_get(entry, KEYS[1]) end
   if hit then
     answers[i] = {'cached', hit}
   else
     local count = window_count(window)
     local capped = cap > 0 and (tonumber(redis.call('GET', month)) or 0) >= cap
+    if cost_cap > 0 and (tonumber(redis.call('GET', cost)) or 0) >= cost_cap then
+      capped = true
+    end
+    local rest_ms = math.max(0, redis.call('PTTL', rest))
     local decision = 'rate_limited'
-    if count < limit and not capped then
+    if count < limit and not capped and rest_ms == 0 then
       decision = admit(breaker, lease, token, lease_ms)
     end
     if decision ~= 'rate_limited' and decision ~= 'cooldown' then
@@ -147,7 +154,7 @@ for i = 1, (#KEYS - k) / 5 do
       local cooldown_ms = math.max(0, open_until - now)
       local budget_ms = window_retry_ms(window, limit, count)
       local cap_ms = capped and month_ms or 0
-      answers[i] = {decision, tostring(math.max(1, cooldown_ms, budget_ms, cap_ms))}
+      answers[i] = {decision, tostring(math.max(1, cooldown_ms, budget_ms, cap_ms, rest_ms))}
     end
   end
 end
@@ -158,18 +165,29 @@ return {0, answers}
 SETTLE = (
     PRELUDE
     + f"""
--- KEYS: cache index, returned URLs, then per engine: breaker, lease, latency, cache entry.
--- ARGV: failures, cooldown_ms, max_cooldown_ms, cache ttl_ms, cache max_entries,
--- URLs kept, engine count; per engine: answered (1 or 0), latency_s or '',
--- retry_after_ms, lease or '', cache value or ''; then the returned URLs.
+-- KEYS: cache index, returned URLs, then per engine: breaker, lease, latency, cache entry,
+-- rest, month's cost. ARGV: failures, cooldown_ms, max_cooldown_ms, cache ttl_ms, cache
+-- max_entries, URLs kept, engine count; per engine: answered (1 or 0), latency_s or '',
+-- retry_after_ms, lease or '', cache value or '', rest_ms (0: none), cost or '', ms until
+-- the month ends; then the returned URLs.
 local failures_to_open, first_cooldown, max_cooldown = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local ttl_ms, max_entries, urls_kept = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6])
 local engines = tonumber(ARGV[7])
 for i = 1, engines do
-  local breaker, lease, latency, entry = KEYS[4*i-1], KEYS[4*i], KEYS[4*i+1], KEYS[4*i+2]
-  local at = 7 + 5 * (i - 1)
+  local breaker, lease, latency, entry = KEYS[6*i-3], KEYS[6*i-2], KEYS[6*i-1], KEYS[6*i]
+  local rest, cost_key = KEYS[6*i+1], KEYS[6*i+2]
+  local at = 7 + 8 * (i - 1)
   local answered, seconds, retry_ms = ARGV[at+1], ARGV[at+2], tonumber(ARGV[at+3])
   local token, value = ARGV[at+4], ARGV[at+5]
+  local rest_ms, cost, month_ms = tonumber(ARGV[at+6]), ARGV[at+7], tonumber(ARGV[at+8])
+  -- a spent plan rests the engine; a longer rest already set stays
+  if rest_ms > 0 and redis.call('PTTL', rest) < rest_ms then
+    redis.call('SET', rest, '1', 'PX', rest_ms)
+  end
+  if cost ~= '' then
+    redis.call('INCRBYFLOAT', cost_key, cost)
+    redis.call('PEXPIRE', cost_key, month_ms + 86400000)
+  end
   if seconds ~= '' then
     redis.call('LPUSH', latency, seconds)
     redis.call('LTRIM', latency, 0, {LATENCY_WINDOW - 1})
@@ -194,7 +212,7 @@ for i = 1, engines do
 end
 -- scored by time in microseconds, one apart in the order given, so the oldest go first
 local scored = {{}}
-local first_url = 8 + 5 * engines
+local first_url = 8 + 8 * engines
 for j = first_url, #ARGV do
   scored[#scored + 1] = string.format('%.0f', now * 1000 + (j - first_url))
   scored[#scored + 1] = ARGV[j]

@@ -11,10 +11,7 @@ from __future__ import annotations
 import collections
 from collections.abc import Sequence
 
-from rypsok.breaker import EngineHealth
 from rypsok.config import Config
-from rypsok.limits import Clock, MinuteWindows
-from rypsok.result_cache import ResultCache
 from rypsok.state import (
     RETURNED_URLS_KEPT,
     EngineAsk,
@@ -25,6 +22,9 @@ from rypsok.state import (
     engine_window,
     month_counter,
 )
+from rypsok.state.breaker import EngineHealth
+from rypsok.state.limits import Clock, MinuteWindows
+from rypsok.state.result_cache import ResultCache
 
 
 class MemoryStore:
@@ -41,6 +41,10 @@ class MemoryStore:
         self._returned_urls: collections.OrderedDict[str, None] = collections.OrderedDict()
         self._months: collections.Counter[str] = collections.Counter()
         """Requests sent to each engine this month (``max_calls_per_month``)."""
+        self._costs: dict[str, float] = {}
+        """What each engine cost this month (``max_cost_per_month``)."""
+        self._rests: dict[str, float] = {}
+        """Until when (the clock's time) each engine with a spent plan rests."""
 
     async def __aenter__(self) -> MemoryStore:
         return self
@@ -78,7 +82,13 @@ class MemoryStore:
             health = self.health(ask.engine)
             month = month_counter(ask.engine, ask.monthly.month) if ask.monthly else ""
             capped = ask.monthly is not None and self._months[month] >= ask.monthly.limit
-            if not budget.has_room() or capped:
+            cost_cap = ask.monthly_cost
+            cost_month = month_counter(ask.engine, cost_cap.month) if cost_cap else ""
+            capped = capped or (
+                cost_cap is not None and self._costs.get(cost_month, 0.0) >= cost_cap.limit
+            )
+            rest_ms = max(0.0, self._rests.get(ask.engine, 0.0) - self._clock()) * 1000
+            if not budget.has_room() or capped or rest_ms > 0:
                 decision = "rate_limited"
             elif (admission := health.admit()) == "cooldown":
                 decision = "cooldown"
@@ -90,8 +100,9 @@ class MemoryStore:
                 grants.append(EngineGrant(ask.engine, admission))
                 continue
             cooldown_ms = health.retry_after_s() * 1000
-            month_ms = ask.monthly.ends_in_ms if capped and ask.monthly else 0
-            retry_ms = max(1, round(max(cooldown_ms, budget.retry_after_ms(), month_ms)))
+            month_ends = (ask.monthly or cost_cap).ends_in_ms if ask.monthly or cost_cap else 0
+            month_ms = month_ends if capped else 0
+            retry_ms = max(1, round(max(cooldown_ms, budget.retry_after_ms(), month_ms, rest_ms)))
             grants.append(EngineGrant(ask.engine, decision, retry_after_ms=retry_ms))
         return 0, grants
 
@@ -99,6 +110,8 @@ class MemoryStore:
         prefix = month_counter(engine, "")
         for name in [n for n in self._months if n.startswith(prefix) and n != month]:
             del self._months[name]
+        for name in [n for n in self._costs if n.startswith(prefix) and n != month]:
+            del self._costs[name]
 
     async def settle(self, outcomes: Sequence[EngineOutcome], returned_urls: Sequence[str]) -> None:
         for outcome in outcomes:
@@ -109,6 +122,13 @@ class MemoryStore:
                 health.record_success()
             else:
                 health.record_failure(outcome.retry_after_s)
+            if outcome.rest_s:
+                until = self._clock() + outcome.rest_s
+                self._rests[outcome.engine] = max(self._rests.get(outcome.engine, 0.0), until)
+            if outcome.monthly_cost is not None and outcome.cost:
+                month = month_counter(outcome.engine, outcome.monthly_cost.month)
+                self._forget_past_months(outcome.engine, month)
+                self._costs[month] = self._costs.get(month, 0.0) + outcome.cost
         if self._cache is not None:
             for outcome in outcomes:
                 if outcome.cache_key is not None:

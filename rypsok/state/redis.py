@@ -19,6 +19,9 @@ Keys, all under ``rypsok:``::
     latency:<engine>     list: the last 20 response times in seconds
     month:<engine>:<YYYY-MM>  requests sent in that month (max_calls_per_month), expiring
                          a day after the month ends
+    cost:<engine>:<YYYY-MM>   what the engine cost that month, in its provider's unit
+                         (max_cost_per_month), expiring a day after the month ends
+    rest:<engine>        present while the engine rests after a spent plan (PX: the rest)
     cache:<sha256>       one engine's cached answer (JSON), with the cache's TTL
     cache-index          sorted set: cache keys by last use (the bound on entries)
     returned-urls        sorted set: URLs web_search returned, the newest 10,000
@@ -252,20 +255,25 @@ class RedisStore:
         args: list[Any] = [token, self._lease_ms, len(windows), *(limit for _, limit in windows)]
         for ask in asks:
             entry = _key("cache", ask.cache_key.digest()) if ask.cache_key else _key("cache", "-")
-            monthly = ask.monthly
+            monthly, monthly_cost = ask.monthly, ask.monthly_cost
             month = month_counter(ask.engine, monthly.month if monthly else "-")
+            cost = month_counter(ask.engine, monthly_cost.month if monthly_cost else "-")
+            either = monthly or monthly_cost
             keys += [
                 entry,
                 _key("window", engine_window(ask.engine)),
                 _key("breaker", ask.engine),
                 _key("probe", ask.engine),
                 _key("month", month),
+                _key("rest", ask.engine),
+                _key("cost", cost),
             ]
             args += [
                 ask.rate_per_minute,
                 1 if ask.cache_key else 0,
                 monthly.limit if monthly else 0,
-                monthly.ends_in_ms if monthly else 0,
+                repr(monthly_cost.limit) if monthly_cost else 0,
+                either.ends_in_ms if either else 0,
             ]
         refused, answers = await self._eval(_PLAN, keys, args)
         if refused:
@@ -297,19 +305,27 @@ class RedisStore:
         ]
         for outcome in outcomes:
             entry = outcome.cache_key
+            monthly_cost = outcome.monthly_cost
+            counted = monthly_cost is not None and outcome.cost > 0
+            cost = month_counter(outcome.engine, monthly_cost.month if monthly_cost else "-")
             keys += [
                 _key("breaker", outcome.engine),
                 _key("probe", outcome.engine),
                 _key("latency", outcome.engine),
                 _key("cache", entry.digest()) if entry else _key("cache", "-"),
+                _key("rest", outcome.engine),
+                _key("cost", cost),
             ]
-            retry_s = outcome.retry_after_s
+            retry_s, rest_s = outcome.retry_after_s, outcome.rest_s
             args += [
                 1 if outcome.answered else 0,
                 "" if outcome.latency_s is None else repr(outcome.latency_s),
                 round(retry_s * 1000) if retry_s and retry_s > 0 else 0,
                 outcome.lease or "",
                 encode_results(outcome.results) if entry else "",
+                round(rest_s * 1000) if rest_s and rest_s > 0 else 0,
+                repr(outcome.cost) if counted else "",
+                monthly_cost.ends_in_ms if monthly_cost else 0,
             ]
         args += list(dict.fromkeys(returned_urls))
         await self._eval(_SETTLE, keys, args)

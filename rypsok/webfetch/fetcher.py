@@ -20,7 +20,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Container, Itera
 import anyio
 import httpx
 
-from rypsok import bounds, errors, telemetry, validate
+from rypsok import bounds, errors, validate
 from rypsok.config import Config
 from rypsok.errors import ToolError
 from rypsok.hygiene.secrets import find_url_secrets, has_username_only
@@ -35,6 +35,7 @@ from rypsok.net.body import (
 )
 from rypsok.net.egress import EgressPolicy
 from rypsok.net.url import FetchURL, URLError, read_reference, read_url, upgrade_to_https
+from rypsok.observability import telemetry
 from rypsok.progress import NO_PROGRESS, Progress
 from rypsok.version import USER_AGENT
 from rypsok.webfetch.page import (

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from protego import Protego
 
-from rypsok.ttl_cache import TtlLruCache
+from rypsok.state.ttl_cache import TtlLruCache
 
 PRODUCT_TOKEN = "rypsok"
 MAX_ROBOTS_BYTES = 512 * 1024

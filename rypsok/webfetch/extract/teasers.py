@@ -6,14 +6,19 @@ them for more of the article."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from lxml import etree
 
 from rypsok.webfetch.extract.document import document_order, sibling_runs
 
-if TYPE_CHECKING:
-    from rypsok.webfetch.extract.readability import Metrics
+
+class Metrics(Protocol):
+    """What teasers read of readability's measures: an element's characters of text. (A
+    protocol, so that readability, which calls in here, is not imported back.)"""
+
+    def text(self, element: etree._Element) -> int: ...
+
 
 _TEASERS = 4  # cards in a run at least
 _TEASER_TEXT = 600  # characters a card holds at most: a title and a summary, not a section

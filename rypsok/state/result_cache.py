@@ -14,8 +14,8 @@ import json
 from dataclasses import astuple, dataclass
 
 from rypsok.engines.base import RawResult
-from rypsok.limits import Clock
-from rypsok.ttl_cache import TtlLruCache
+from rypsok.state.limits import Clock
+from rypsok.state.ttl_cache import TtlLruCache
 
 
 @dataclass(frozen=True)

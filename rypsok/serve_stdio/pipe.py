@@ -1,10 +1,10 @@
-"""The stdio pipe: bytes from stdin judged line by line (rypsok.wire), replies written to stdout.
+"""The stdio pipe: bytes from stdin judged line by line (rypsok.serve_stdio.wire), replies written to stdout.
 
 This replaces the SDK's ``stdio_server``, whose reader splits text on any line
 end (a lone CR too), drops lines it cannot parse, reads without bound while
 replies wait, and cancels the calls in flight when stdin ends. Here:
 
-- every line is judged by :func:`rypsok.wire.judge` and gets exactly one answer
+- every line is judged by :func:`rypsok.serve_stdio.wire.judge` and gets exactly one answer
   when it carries a readable id;
 - at most ``MAX_OWED_REPLIES`` requests are owed an answer at once (in flight or
   written but not yet taken by the client); past that, stdin is not read, so a
@@ -37,7 +37,7 @@ import trio
 from mcp.server import Server
 from mcp.shared.message import ServerMessageMetadata, SessionMessage
 
-from rypsok import wire
+from rypsok.serve_stdio import wire
 
 log = logging.getLogger("rypsok.stdio")
 

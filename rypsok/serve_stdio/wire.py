@@ -30,11 +30,12 @@ from typing import Any
 import mcp_types as types
 from pydantic import ValidationError
 
-from rypsok import errors, long_line
+from rypsok import errors
+from rypsok.serve_stdio import long_line
 
 MAX_LINE_BYTES = 1 << 20
 """A longer line is not read: it is skipped up to its LF and answered under the id found at
-one of its ends (rypsok.long_line), else with id null."""
+one of its ends (rypsok.serve_stdio.long_line), else with id null."""
 MAX_DEPTH = 64
 """Containers nested deeper than this (the message object is level 1) are not read."""
 MAX_INT_DIGITS = 4300
@@ -126,7 +127,7 @@ def encode(reply: dict[str, Any]) -> bytes:
 class LineSplitter:
     """Bytes in, lines out, split on LF only (a lone CR is JSON whitespace, not a line end).
 
-    A line longer than ``max_bytes`` comes out as :class:`~rypsok.long_line.Oversized` once
+    A line longer than ``max_bytes`` comes out as :class:`~rypsok.serve_stdio.long_line.Oversized` once
     its LF (or the end of input) arrives: only its first and last ``END_BYTES`` are kept,
     the rest is dropped as it comes.
     """

@@ -18,7 +18,7 @@ import collections
 from typing import Literal
 
 from rypsok.config import BreakerConfig
-from rypsok.limits import Clock
+from rypsok.state.limits import Clock
 
 BreakerDecision = Literal["go", "probe", "cooldown"]
 LATENCY_WINDOW = 20

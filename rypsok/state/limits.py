@@ -5,6 +5,7 @@ from __future__ import annotations
 import collections
 import datetime as dt
 import math
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -72,16 +73,17 @@ class MinuteWindows:
 
 @dataclass(frozen=True)
 class MonthlyCap:
-    """An engine's ``max_calls_per_month`` for the calendar month (UTC) a search falls in."""
+    """An engine's ``max_calls_per_month`` (requests) or ``max_cost_per_month`` (the
+    provider's unit) for the calendar month (UTC) a search falls in."""
 
-    limit: int
+    limit: float
     month: str
     """``YYYY-MM``: the counter's name; a new month starts a new count."""
     ends_in_ms: int
     """Milliseconds until the month ends: when a spent cap lets the engine be asked again."""
 
 
-def monthly_cap(limit: int | None, now: dt.datetime) -> MonthlyCap | None:
+def monthly_cap(limit: float | None, now: dt.datetime) -> MonthlyCap | None:
     """The cap for the month of ``now`` (a UTC time), or None when there is no cap."""
     if limit is None:
         return None
@@ -107,6 +109,61 @@ class ConcurrencyLimit:
 
     def leave(self) -> None:
         self.in_flight -= 1
+
+
+class TokenShares:
+    """Calls in flight for each token and tool: a token may hold at most its share of the
+    tool's bound, so that one token's slow calls cannot take every slot and make every
+    other token's calls busy. The share is ``per_token`` when set. Else it is the whole
+    bound while no other token has called in the last ``SHARE_WINDOW_S`` (a deployment
+    with one token keeps every slot), and half of it, rounded up, once another has (a fair
+    share between two; with a bound of 1 it is the whole of it). A call refused counts as
+    a call: the token it comes from has the next free slot beside the one holding many."""
+
+    def __init__(self, per_token: int | None, clock: Clock = time.monotonic):
+        self.per_token = per_token
+        self._clock = clock
+        self._in_flight: collections.Counter[tuple[str, str]] = collections.Counter()
+        self._last_seen: dict[str, float] = {}
+
+    def share(self, bound: int, token: str | None = None) -> int:
+        if self.per_token is not None:
+            return self.per_token
+        if token is not None and not self._others_active(token):
+            return bound
+        return max(1, math.ceil(bound / 2))
+
+    def try_enter(self, token: str, tool: str, bound: int) -> bool:
+        self.note(token)
+        key = (token, tool)
+        if self._in_flight[key] >= self.share(bound, token):
+            return False
+        self._in_flight[key] += 1
+        return True
+
+    def leave(self, token: str, tool: str) -> None:
+        key = (token, tool)
+        self._in_flight[key] -= 1
+        if self._in_flight[key] <= 0:
+            del self._in_flight[key]
+
+    def note(self, token: str) -> None:
+        """A call of any tool from ``token`` came now."""
+        now = self._clock()
+        self._last_seen[token] = now
+        if len(self._last_seen) > _SHARE_TOKENS_KEPT:
+            horizon = now - SHARE_WINDOW_S
+            self._last_seen = {t: at for t, at in self._last_seen.items() if at >= horizon}
+
+    def _others_active(self, token: str) -> bool:
+        horizon = self._clock() - SHARE_WINDOW_S
+        recent = any(at >= horizon for other, at in self._last_seen.items() if other != token)
+        return recent or any(other != token for other, _ in self._in_flight)
+
+
+SHARE_WINDOW_S = 60.0
+"""How recently another token must have called for a token's share to be half the bound."""
+_SHARE_TOKENS_KEPT = 1024
 
 
 @dataclass(frozen=True)
@@ -148,8 +205,13 @@ class OnTimeLimit:
         self.in_flight = 0
         self._cuts = 0
 
+    @property
+    def capacity(self) -> int:
+        """How many calls the window lets in at once now."""
+        return max(1, int(self.window))
+
     def try_enter(self) -> Admission | None:
-        if self.in_flight >= max(1, int(self.window)):
+        if self.in_flight >= self.capacity:
             return None
         self.in_flight += 1
         return Admission(

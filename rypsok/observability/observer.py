@@ -16,6 +16,12 @@ class Observer:
     def engine_request(self, engine: str, result: str, latency_s: float | None) -> None:
         """One request to an engine ended: ``result`` is "answered" or the failure reason."""
 
+    def engine_usage(
+        self, engine: str, unit: str, cost: float | None, balance: float | None
+    ) -> None:
+        """A paid engine's answer said what the call cost (``cost``) or what is left on the
+        account (``balance``), in ``unit`` (usd or credits); None where it did not say."""
+
     def cache_lookup(self, engine: str, hit: bool) -> None:
         """The result cache was asked for one engine's answer."""
 
