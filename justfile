@@ -117,3 +117,8 @@ bench *ARGS: redis
     fi
     echo
     echo "== every goal met"
+
+# train the instruction-like scorer and judge it leave-one-source-out (needs the bench extra and
+# ../shared/bench/injection*); writes rypsok/hygiene/instructions/scorer_model.json.gz
+train-instructions *ARGS:
+    nice -n 10 python bench/_train_instructions.py {{ARGS}}

@@ -6,6 +6,11 @@ Readability.js in a child process when Node is on PATH). The library path (in-pr
 ``Client.fetch``) is timed too, with tracemalloc's peak of Python allocations (lxml's own
 memory is not traced).
 
+A 5 MB text/markdown page (a README written large: links absolute, relative and by
+reference, images, code with brackets, raw HTML, a few javascript: links; every construct
+judged, issue 25) is timed against the 5 MB HTML page, calls alternating in one rypsok
+server and in the library; the ratio is Markdown / HTML.
+
     python bench/fetch.py [--quick] [--calls N]
 
 With --quick, one call per size and server, and the baselines skip the 5 MB page.
@@ -163,6 +168,38 @@ def article_page(size: int, seed: int = 7) -> bytes:
     return "".join(parts).encode()
 
 
+MARKDOWN_PATH = "/page-5mb.md"
+MARKDOWN_AGAINST = "5 MB"
+"""The HTML page the Markdown one is timed against."""
+
+
+def markdown_page(size: int, seed: int = 7) -> bytes:
+    """A Markdown page of about ``size`` bytes, every section holding each kind of construct
+    the judging of text/markdown deals with."""
+    rng = random.Random(seed)
+    parts = ["# A long README\n\n"]
+    length = len(parts[0])
+    section = 0
+    while length < size:
+        section += 1
+        words = [paragraph(rng, rng.randint(30, 80)) for _ in range(3)]
+        block = (
+            f"## Part {section}\n\n{words[0]} See [the changelog](https://example.org/log/{section}), "
+            f'[the guide](docs/guide-{section}.md "Guide"), [up](../index.md#part-{section}) '
+            f"and <https://example.org/{section}>.\n\n"
+            f"{words[1]} ![Build status](https://ci.example.org/{section}.svg) The `xs[0]` index, "
+            f"`a < b`, `List[int]` and a [reference][ref-{section}] read as written.\n\n"
+            f"- {paragraph(rng, 8)} [item](#item-{section})\n- {paragraph(rng, 8)}\n\n"
+            "```python\ndef first(xs: List[int]) -> int:\n"
+            '    return xs[0] if "<b>" else -1  # [not](a-link)\n```\n\n'
+            f"{words[2]} <kbd>Ctrl</kbd>+<kbd>C</kbd>, and [a trap](javascript:alert({section})).\n\n"
+            f"[ref-{section}]: /reference/{section}.md\n\n"
+        )
+        parts.append(block)
+        length += len(block)
+    return "".join(parts).encode()
+
+
 def page_plays() -> dict[str, list[tuple[float, Play]]]:
     plays = {
         "/robots.txt": single(Play(body=ROBOTS, content_type="text/plain")),
@@ -174,6 +211,12 @@ def page_plays() -> dict[str, list[tuple[float, Play]]]:
         plays[page_path(name)] = single(
             Play(body=article_page(size), content_type="text/html; charset=utf-8")
         )
+    plays[MARKDOWN_PATH] = single(
+        Play(
+            body=markdown_page(SIZES[MARKDOWN_AGAINST]),
+            content_type="text/markdown; charset=utf-8",
+        )
+    )
     return plays
 
 
@@ -282,6 +325,57 @@ async def library_sizes(config, urls: dict[str, str], calls: dict[str, int]) -> 
     return found
 
 
+async def markdown_against_html(parameters, urls: dict[str, str], calls: int) -> dict[str, list]:
+    """One fresh rypsok server, one warm-up call, then ``calls`` calls to each page,
+    alternating (which goes first alternates too)."""
+    times: dict[str, list] = {name: [] for name in urls if name != "warm"}
+    async with c.mcp_session(parameters) as session:
+        await session.call_tool("web_fetch", {"url": urls["warm"], "max_chars": MAX_CHARS})
+        for i in range(calls):
+            order = list(times) if i % 2 == 0 else list(reversed(times))
+            for name in order:
+                start = c.clock()
+                result = await session.call_tool(
+                    "web_fetch", {"url": urls[name], "max_chars": MAX_CHARS}
+                )
+                times[name].append((c.clock() - start, result.is_error))
+    return times
+
+
+async def markdown_against_html_library(
+    config, urls: dict[str, str], calls: int
+) -> dict[str, list]:
+    from rypsok import Client, ToolError
+
+    times: dict[str, list] = {name: [] for name in urls if name != "warm"}
+    async with Client(config) as client:
+        await client.fetch(urls["warm"], max_chars=MAX_CHARS)
+        for i in range(calls):
+            order = list(times) if i % 2 == 0 else list(reversed(times))
+            for name in order:
+                start = c.clock()
+                failed = False
+                try:
+                    await client.fetch(urls[name], max_chars=MAX_CHARS)
+                except ToolError:
+                    failed = True
+                times[name].append((c.clock() - start, failed))
+    return times
+
+
+def markdown_rows(path: str, found: dict[str, list]) -> list[list]:
+    rows = []
+    medians = {}
+    for name, calls in found.items():
+        seconds = [took for took, _ in calls]
+        medians[name] = c.median(seconds)
+        errors = sum(failed for _, failed in calls)
+        rows.append([path, name, c.ms(medians[name]), c.ms(max(seconds)), errors, ""])
+    html, markdown = (medians[name] for name in found)
+    rows.append([path, "  ratio Markdown / HTML", "", "", "", f"{markdown / html:.3f}"])
+    return rows
+
+
 def baselines() -> dict[str, tuple]:
     """mcp-server-fetch as installed (Readability.js through Node when Node is on PATH, which
     is readabilipy's default) and with Node off PATH (its pure-Python extractor)."""
@@ -371,7 +465,17 @@ def main() -> int:
                         f"{tree_ratio:.3f}",
                     ]
                 )
+        pair = {
+            "warm": site.url("/warm.html"),
+            f"{MARKDOWN_AGAINST} HTML": site.url(page_path(MARKDOWN_AGAINST)),
+            f"{MARKDOWN_AGAINST} Markdown": site.url(MARKDOWN_PATH),
+        }
+        pair_calls = max(3, calls[MARKDOWN_AGAINST])
+        found = trio.run(markdown_against_html, servers["rypsok"][0], pair, pair_calls)
+        pair_rows = markdown_rows("MCP, stdio", found)
         library_config = c.library_config(data)
+        found = trio.run(markdown_against_html_library, library_config, pair, pair_calls)
+        pair_rows += markdown_rows("library", found)
         urls = {name: site.url(page_path(name)) for name in SIZES}
         urls["warm"] = site.url("/warm.html")
         for name, info in trio.run(library_sizes, library_config, urls, calls).items():
@@ -405,6 +509,8 @@ def main() -> int:
     )
     print("library path (rypsok.Client.fetch in this process)")
     c.table(["page", "median ms", "max ms", "errors", "tracemalloc peak MiB"], library_rows)
+    print(f"text/markdown against HTML, rypsok, {pair_calls} calls each, alternating")
+    c.table(["path", "page", "median ms", "max ms", "errors", "ratio"], pair_rows)
     for failure in failures[:20]:
         print(f"error: {failure}")
     return 0

@@ -33,6 +33,14 @@ sys.path.insert(0, str(ROOT))
 
 from rypsok.hygiene.instructions import find_instruction_like, is_instruction_like  # noqa: E402
 from rypsok.hygiene.instructions.detector import _AUTOMATON as automaton  # noqa: E402
+from rypsok.hygiene.instructions.detector import _prepare, find_by_rules  # noqa: E402
+from rypsok.hygiene.instructions.scorer import model as scorer_model  # noqa: E402
+
+
+def rules_alone(text: str) -> bool:
+    """The same-run baseline: the rules without the learned scorer."""
+    return find_by_rules(*_prepare(text)) is not None
+
 
 FIXTURE = ROOT / "tests" / "fixtures" / "instruction_like.jsonl"
 LANGUAGES = ("en", "de", "fr", "es", "zh", "ru")
@@ -108,16 +116,62 @@ def best_of(repeats: int, run: Callable[[], object]) -> float:
     return fastest
 
 
-def per_item_microseconds(texts: list[str]) -> tuple[float, float]:
+def per_item_microseconds(
+    texts: list[str], detect: Callable[[str], object] = is_instruction_like
+) -> tuple[float, float]:
     def run_all() -> None:
         for text in texts:
-            is_instruction_like(text)
+            detect(text)
 
     total = best_of(5, run_all)
     singles = []
     for text in texts:
-        singles.append(best_of(3, lambda text=text: is_instruction_like(text)))
+        singles.append(best_of(3, lambda text=text: detect(text)))
     return total / len(texts) * 1e6, statistics.median(singles) * 1e6
+
+
+def wcxb_pieces(limit: int) -> list[str]:
+    """300-character pieces of the WCXB pages in ../shared/bench/injection, if it is there."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    import _instruction_data as data
+
+    path = data.INJECTION / "clean" / "wcxb_dev_pages.jsonl"
+    if not path.is_file():
+        return []
+    out: list[str] = []
+    with path.open(encoding="utf-8") as lines:
+        for line in lines:
+            out.extend(data.pieces(json.loads(line)["text"]))
+            if len(out) >= limit:
+                break
+    return out[:limit]
+
+
+def scorer_speed(snippets: list[str], docs: str) -> None:
+    """Rules and scorer against the rules alone, interleaved in the same run."""
+    scorer_model()  # loaded once, as the first search would
+    print("Rules + scorer against the rules alone (same run, interleaved):")
+    sets = [("Python docs snippets", snippets[:2000]), ("WCXB pieces", wcxb_pieces(5000))]
+    for name, texts in sets:
+        if not texts:
+            continue
+        both = rules = float("inf")
+        for _ in range(2):
+            both = min(both, per_item_microseconds(texts)[1])
+            rules = min(rules, per_item_microseconds(texts, rules_alone)[1])
+        print(
+            f"  {name} ({len(texts)}, <=300 chars): median {both:.1f} us with the scorer, "
+            f"{rules:.1f} us rules alone ({both / rules:.2f} x)"
+        )
+    for size in (10_000, 1_000_000, 5_000_000):
+        text = page(docs, size)
+        repeats = 5 if size <= 10_000 else 2
+        both = best_of(repeats, lambda text=text: is_instruction_like(text))
+        rules = best_of(repeats, lambda text=text: rules_alone(text))
+        print(
+            f"  {size / 1000:,.0f} KB page: {both * 1e3:.2f} ms with the scorer, "
+            f"{rules * 1e3:.2f} ms rules alone ({both / rules:.2f} x)"
+        )
 
 
 def page(source: str, size: int) -> str:
@@ -170,6 +224,7 @@ def speed(rows: list[dict]) -> None:
         f"  same-run floor: the trigger pass alone on a folded snippet, {floor * 1e6:.1f} us median "
         f"(the detector's median is {median / (floor * 1e6):.1f} x that)"
     )
+    scorer_speed(snippets, docs)
 
 
 def roff_paragraphs(path: str) -> list[str]:

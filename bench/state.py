@@ -16,6 +16,10 @@ scale past one, and whether restarting the store costs any call its deadline.
 3. soak: two replicas under a steady load while the store is killed and restarted twice
    in the middle (and the same run with the store left alone, for the machine's own
    lateness). Goals: 0 unanswered calls; every call within deadline + 300 ms.
+4. forms: the same searches through four Clients, in memory, on one server, on a
+   Sentinel-managed primary and on a three-primary Cluster (tests/redis_topologies.py),
+   interleaved call by call; each form's added time against memory, and its ratio to
+   the single server's.
 
     python bench/state.py [--quick] [--rounds N] [--searches N] [--soak N] [--server NAME]
 
@@ -268,7 +272,11 @@ def main() -> int:
         searches=(int, None, "searches per throughput run (default 600, 120 with --quick)"),
         soak=(int, None, "searches in the soak (default 3000, 400 with --quick)"),
         delay_ms=(int, 20, "each engine's delay before answering"),
-        parts=(str, "123", "which parts to run: 1 (added latency), 2 (replicas), 3 (soak)"),
+        parts=(
+            str,
+            "1234",
+            "which parts to run: 1 (added latency), 2 (replicas), 3 (soak), 4 (forms)",
+        ),
         server=(str, None, "redis-server or valkey-server (default: the first installed)"),
     )
     rounds = args.rounds or (60 if args.quick else 400)
@@ -301,7 +309,77 @@ def main() -> int:
         # 3
         if "3" in args.parts:
             ok &= soak_report(shared, redis, Path(tmp), soak_searches)
+        # 4
+        if "4" in args.parts:
+            forms_report(data, args.server, rounds)
     return 0 if ok else 1
+
+
+# 4. The three forms of store
+
+
+async def forms_latency(data: dict, topologies: dict[str, Any], rounds: int):
+    """Per search, each form's time and the in-memory Client's, in rounds that ask each
+    Client in turn (the order rotated), so the load falls on all alike."""
+    from rypsok import Client
+
+    names = ["memory", *topologies]
+    configs = [c.library_config(data)] + [
+        c.library_config({**data, "state": t.state(timeout_ms=100)}) for t in topologies.values()
+    ]
+    times: dict[str, list[float]] = {name: [] for name in names}
+    async with contextlib.AsyncExitStack() as stack:
+        clients = [await stack.enter_async_context(Client(config)) for config in configs]
+        for client in clients[1:]:
+            assert await client.state.store_answers()
+        for i in range(rounds + 10):
+            turn = i % len(clients)
+            for name, client in (
+                list(zip(names, clients, strict=True))[turn:]
+                + list(zip(names, clients, strict=True))[:turn]
+            ):
+                start = c.clock()
+                response = await client.search(f"{QUERY} {i}", max_results=20)
+                took = c.clock() - start
+                await client.state.flush()
+                assert response.outcome == "ok", response
+                if i >= 10:
+                    times[name].append(took)
+        fallbacks = {n: cl.state.fallbacks for n, cl in zip(names, clients, strict=True)}
+    return times, fallbacks
+
+
+def forms_report(data: dict, server: str | None, rounds: int) -> None:
+    from tests.redis_topologies import FORMS
+
+    topologies = {name: FORMS[name](server=server) for name in FORMS}
+    try:
+        for topology in topologies.values():
+            topology.start()
+        times, fallbacks = trio.run(forms_latency, data, topologies, rounds)
+    finally:
+        for topology in topologies.values():
+            topology.stop()
+    added = {
+        name: [s - m for s, m in zip(times[name], times["memory"], strict=True)]
+        for name in topologies
+    }
+    print(f"\n4. forms: {rounds} searches on each Client, interleaved (rotating order)")
+    c.table(
+        ["ms", "search median", "p90", "added median (paired)", "ratio to one server"],
+        [["memory", c.ms(c.median(times["memory"])), c.ms(STATS[1](times["memory"])), "-", "-"]]
+        + [
+            [
+                name,
+                c.ms(c.median(times[name])),
+                c.ms(STATS[1](times[name])),
+                c.ms(c.median(added[name])),
+                f"{c.median(added[name]) / c.median(added['server']):.2f}",
+            ]
+            for name in topologies
+        ],
+    )
+    print(f"store operations answered from memory instead (bound passed): {fallbacks}")
 
 
 def added_latency_report(data: dict, redis: RedisServer, rounds: int) -> bool:

@@ -1,5 +1,7 @@
-"""Properties of :func:`rypsok.webfetch.extract.inert`, what a plain-text or Markdown page goes
-through (issue 17, item 5): read by a CommonMark parser (tests/commonmark.py, markdown-it-py),
+"""Properties of :func:`rypsok.webfetch.extract.inert`, what raw HTML in a plain-text or
+Markdown page goes through, and a whole page that the judging of
+:mod:`rypsok.webfetch.extract.text_page` could not settle (issue 17, item 5; issue 25): read by
+a CommonMark parser (tests/commonmark.py, markdown-it-py),
 its output holds no link, image, autolink or raw HTML, whatever the page wrote; it is the
 page as written with a backslash added before some ``<`` and ``[``; and the words of the
 page read back."""

@@ -55,12 +55,15 @@ stays within it with room for the machine's own jitter."""
 
 def _load_search() -> ModuleType:
     """web_search's modules: the policy, fusion and cleaning (the hygiene modules), the
-    network code (httpx) and the parsers the engines load on their first answer."""
+    network code (httpx), the parsers the engines load on their first answer and the
+    instruction-like scorer's weights."""
     from rypsok.engines.base import PARSER_MODULES
 
     for name in PARSER_MODULES:
         importlib.import_module(name)
-    return importlib.import_module("rypsok.metasearch.search")
+    search = importlib.import_module("rypsok.metasearch.search")
+    importlib.import_module("rypsok.hygiene.instructions.scorer").model()
+    return search
 
 
 def _load_fetch() -> ModuleType:

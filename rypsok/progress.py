@@ -33,7 +33,7 @@ class Progress:
 
     def __init__(self, send: Send | None = None):
         self._send = send
-        self.progress = 0.0
+        self.progress: float = 0
         self._body_reported_at: float | None = None
 
     @property
@@ -44,10 +44,10 @@ class Progress:
         """Send ``progress`` (of ``total``, when known) unless it would not increase."""
         if self._send is None or progress <= self.progress:
             return
-        self.progress = progress
+        self.progress = progress = _whole(progress)
         with anyio.move_on_after(SEND_S):
             try:
-                await self._send(progress, total, message)
+                await self._send(progress, None if total is None else _whole(total), message)
             except Exception as exc:  # the client went away: the call goes on without it
                 log.info("progress_failed", extra={"fields": {"error": exc.__class__.__name__}})
                 self._send = None
@@ -69,6 +69,12 @@ class Progress:
         self._body_reported_at = now
         state = "received in full" if done else "received so far"
         await self.step(f"page body: {received:,} bytes {state}")
+
+
+def _whole(number: float) -> float:
+    """A whole number as an int: JSON ``1``, not ``1.0``, whatever the transport (the SDK
+    passes the value through as it is given)."""
+    return int(number) if isinstance(number, float) and number.is_integer() else number
 
 
 NO_PROGRESS = Progress()

@@ -83,7 +83,7 @@ def make_config(
     )
 
 
-@pytest.fixture(scope="module", params=installed_servers())
+@pytest.fixture(scope="session", params=installed_servers())
 def store_server(request) -> str:
     """Each shared-state test runs against every store server installed: redis-server,
     valkey-server (ids redis-server, valkey-server)."""
@@ -104,6 +104,46 @@ def redis(redis_server):
     """The module's redis-server, running and empty."""
     redis_server.flush()
     return redis_server
+
+
+def _topology(form: str, store_server: str):
+    from tests.redis_topologies import FORMS
+
+    topology = FORMS[form](server=store_server)
+    topology.start()
+    try:
+        yield topology
+    finally:
+        topology.stop()
+
+
+@pytest.fixture(scope="session")
+def server_topology(store_server):
+    yield from _topology("server", store_server)
+
+
+@pytest.fixture(scope="session")
+def sentinel_topology(store_server):
+    yield from _topology("sentinel", store_server)
+
+
+@pytest.fixture(scope="session")
+def cluster_topology(store_server):
+    yield from _topology("cluster", store_server)
+
+
+@pytest.fixture(scope="session", params=["server", "sentinel", "cluster"])
+def store_topology(request, store_server):
+    """Each form of shared store, once per session: one server, a Sentinel-managed primary
+    with a replica, a Cluster of three primaries (tests/redis_topologies.py)."""
+    return request.getfixturevalue(f"{request.param}_topology")
+
+
+@pytest.fixture
+def store(store_topology):
+    """The module's store of each form, running and empty."""
+    store_topology.flush()
+    return store_topology
 
 
 @pytest.fixture(scope="module")

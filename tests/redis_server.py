@@ -79,16 +79,27 @@ class RedisServer:
         tls: tuple[str, str] | None = None,
         password: str | None = None,
         server: str | None = None,
+        args: tuple[str, ...] = (),
+        sentinel: str | None = None,
     ) -> None:
         self.binary = server_binary(server)
         self.port = free_port()
         self.tls = tls
         self.password = password
+        self.args = args
+        """More options for the server (--replicaof, --cluster-enabled...)."""
+        self.sentinel = sentinel
+        """sentinel.conf's lines: the process is a sentinel (it rewrites the file it is given)."""
         self._dir = tempfile.TemporaryDirectory(prefix="rypsok-redis-")
         self._process: subprocess.Popen | None = None
+        self.paused = False
 
     def url(self, db: int = 0) -> str:
         return f"{'rediss' if self.tls else 'redis'}://127.0.0.1:{self.port}/{db}"
+
+    def state(self, **more: object) -> dict[str, object]:
+        """The [state] table that reaches this server."""
+        return {"url": self.url(), **more}
 
     def start(self) -> None:
         assert self._process is None
@@ -110,14 +121,21 @@ class RedisServer:
             listen = ["--port", str(self.port)]
         if self.password:
             listen += ["--requirepass", self.password]
+        head = [self.binary]
+        if self.sentinel is not None:
+            conf = Path(self._dir.name) / "sentinel.conf"
+            if not conf.exists():
+                conf.write_text(self.sentinel)
+            head += [str(conf), "--sentinel"]
         self._process = subprocess.Popen(
             [
-                self.binary,
+                *head,
                 *listen,
                 "--bind", "127.0.0.1",
                 "--save", "",
                 "--appendonly", "no",
                 "--dir", self._dir.name,
+                *self.args,
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -139,10 +157,12 @@ class RedisServer:
     def pause(self) -> None:
         assert self._process is not None
         self._process.send_signal(signal.SIGSTOP)
+        self.paused = True
 
     def resume(self) -> None:
         assert self._process is not None
         self._process.send_signal(signal.SIGCONT)
+        self.paused = False
 
     @property
     def running(self) -> bool:

@@ -28,10 +28,11 @@ from tests import fresh_venv
 from tests.mcp_harness import ROOT
 
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
+# Every module, and the instruction-like scorer's weights (package data).
 PACKAGE_FILES = sorted(
     path.relative_to(ROOT).as_posix()
-    for path in (ROOT / "rypsok").rglob("*.py")
-    if "__pycache__" not in path.parts
+    for path in (ROOT / "rypsok").rglob("*")
+    if path.is_file() and "__pycache__" not in path.parts
 )
 
 

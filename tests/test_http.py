@@ -192,6 +192,28 @@ async def test_healthz_needs_no_token_and_reports_no_store(engines, tmp_path):
     assert wrong.json()["error_description"] == "the token is not valid"
 
 
+async def test_healthz_reports_the_primary_the_sentinels_named(
+    engines, tmp_path, sentinel_topology
+):
+    """No address in any metric label: the primary is named in /healthz alone. (What each
+    form reports, as ``Store.reach``, is tested in test_state.py and
+    test_state_failover.py.)"""
+    path = config_file(
+        engines,
+        tmp_path,
+        server={"tokens_env": "RYPSOK_TOKENS"},
+        state=sentinel_topology.state(),
+    )
+    async with http_server(path, TOKENS) as (base, _), httpx.AsyncClient() as http:
+        body = (await http.get(f"{base}/healthz")).json()
+        metrics = await http.get(f"{base}/metrics", headers={"Authorization": f"Bearer {TOKEN}"})
+    primary = f"127.0.0.1:{sentinel_topology.primary_port()}"
+    assert body["store"] == "ok"
+    assert body["store_reach"] == {"form": "sentinel", "service": "rypsok", "primary": primary}
+    assert metrics.status_code == 200
+    assert primary not in metrics.text and "127.0.0.1" not in metrics.text
+
+
 async def test_host_and_origin_are_checked(engines, tmp_path):
     engines.plays["github"] = json_play("github/search.json")
     engines.plays["stackexchange"] = json_play("stackexchange/search.json")
@@ -247,6 +269,32 @@ async def test_refused_hosts_and_origins_are_logged_as_json_lines_only(engines, 
     for record in refused:
         assert record["level"] == "warning"
         assert (record["method"], record["path"]) == ("POST", "/mcp")
+
+
+@pytest.mark.parametrize("level", ["info", "debug"])
+async def test_a_request_that_ends_normally_logs_no_disconnection_at_info(engines, tmp_path, level):
+    # Every stateless POST ends with its connection (issue 25): no news unless a call was cut
+    # (test_http_cancel.py has that one, at info).
+    engines.plays["github"] = json_play("github/search.json")
+    stderr = tmp_path / "stderr.log"
+    config = config_file(engines, tmp_path, log={"level": level})
+    with stderr.open("w") as errlog:
+        async with http_server(config, errlog=errlog) as (base, _):
+            for request_id in range(1, 6):
+                arguments = {"query": f"{QUERY} {request_id}", "category": "code"}
+                answer = await post_mcp(base, rpc_call("web_search", arguments, request_id))
+                assert answer.status_code == 200
+                assert structured_of(answer)["outcome"] in ("ok", "partial")
+    disconnections = [
+        r for r in json_lines(stderr.read_text()) if r["event"] == "client_disconnected"
+    ]
+    assert all((r["level"], r["calls"]) == ("debug", 0) for r in disconnections), disconnections
+    if level == "info":
+        assert disconnections == []
+
+
+def structured_of(answer: httpx.Response) -> dict[str, Any]:
+    return answer.json()["result"]["structuredContent"]
 
 
 async def test_allowed_hosts_replace_the_loopback_defaults(engines, tmp_path):

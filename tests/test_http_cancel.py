@@ -9,11 +9,13 @@ when rypsok closes the connection: that is when the work stopped. As for the dea
 
 from __future__ import annotations
 
+import json
 import socket
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TextIO
 
 import anyio
 import httpx
@@ -159,9 +161,22 @@ async def test_a_cancelled_search_stops_is_not_ok_and_frees_its_slot(config, eng
     assert "busy" not in outcomes
 
 
-async def test_a_fetch_whose_client_hangs_up_stops_and_frees_its_slot(config, hanging):
+async def test_a_fetch_whose_client_hangs_up_stops_and_frees_its_slot(config, hanging, tmp_path):
     url = hanging.endpoint("/page")
-    async with http_server(config) as (base, _):
+    stderr = tmp_path / "stderr.log"
+    with stderr.open("w") as errlog:
+        await hang_up_twice(config, hanging, url, errlog)
+    # the cut calls are news (at info); a request that ended normally is not (test_http.py)
+    disconnections = [
+        json.loads(line)
+        for line in stderr.read_text().splitlines()
+        if "client_disconnected" in line
+    ]
+    assert [(r["level"], r["calls"]) for r in disconnections] == [("info", 1), ("info", 1)]
+
+
+async def hang_up_twice(config: Path, hanging: HangingServer, url: str, errlog: TextIO) -> None:
+    async with http_server(config, errlog=errlog) as (base, _):
         async with (
             httpx.AsyncClient(trust_env=False, timeout=30) as http,
             anyio.create_task_group() as group,

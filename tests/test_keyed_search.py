@@ -316,9 +316,10 @@ async def test_cached_answers_do_not_count_against_the_cap(engines):
     assert len(engines.requests_for("tavily")) == 1
 
 
-async def test_the_monthly_cap_is_shared_through_redis(engines, redis):
+async def test_the_monthly_cap_is_shared_through_redis(engines, store):
+    """On one server, a Sentinel's primary and a Cluster (tests/redis_topologies.py)."""
     good_plays(engines)
-    config = sharing_bound(capped_config(engines, 2, state={"url": redis.url()}))
+    config = sharing_bound(capped_config(engines, 2, state=store.state()))
     async with Client(config) as a, Client(config) as b:
         await a.search("one")
         await b.search("two")
@@ -328,8 +329,9 @@ async def test_the_monthly_cap_is_shared_through_redis(engines, redis):
     assert skipped(third) == skipped(fourth) == [("tavily", "rate_limited")]
     assert len(engines.requests_for("tavily")) == 2
     month = dt.datetime.now(dt.UTC).strftime("%Y-%m")
-    assert redis.reply("GET", f"rypsok:month:tavily:{month}") == b"2"
-    ttl_ms = redis.reply("PTTL", f"rypsok:month:tavily:{month}")
+    counter = store.key("engine:tavily", f"month:tavily:{month}")
+    assert store.reply(counter, "GET", counter) == b"2"
+    ttl_ms = store.reply(counter, "PTTL", counter)
     assert isinstance(ttl_ms, int)
     # a day past the month's end, give or take the moments between
     assert abs(ttl_ms - (month_left_ms() + 86_400_000)) < 2_000

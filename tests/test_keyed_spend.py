@@ -115,17 +115,19 @@ async def test_searches_in_flight_when_the_plan_runs_out_log_it_once(engines, ca
     assert len(resting_lines(caplog)) == 1
 
 
-async def test_the_rest_is_shared_through_redis(engines, redis):
+async def test_the_rest_is_shared_through_redis(engines, store):
+    """On one server, a Sentinel's primary and a Cluster (tests/redis_topologies.py)."""
     engines.plays["tavily"] = json_play("tavily/error_432.json", status=432)
     engines.plays["wikipedia"] = json_play("wikipedia/search.json")
-    config = sharing_bound(config_for(engines, {"tavily", "wikipedia"}, state={"url": redis.url()}))
+    config = sharing_bound(config_for(engines, {"tavily", "wikipedia"}, state=store.state()))
     async with Client(config) as a, Client(config) as b:
         await a.search("one")
         other = await b.search("two")
         assert a.state.fallbacks == b.state.fallbacks == 0
     assert skipped(other) == [("tavily", "rate_limited")]
     assert len(engines.requests_for("tavily")) == 1
-    ttl_ms = redis.reply("PTTL", "rypsok:rest:tavily")
+    rest = store.key("engine:tavily", "rest:tavily")
+    ttl_ms = store.reply(rest, "PTTL", rest)
     assert isinstance(ttl_ms, int) and HOUR_MS - 5_000 <= ttl_ms <= HOUR_MS
 
 
@@ -233,11 +235,12 @@ async def test_the_monthly_cost_cap_skips_the_engine_once_spent(engines):
     assert len(engines.requests_for("exa")) == 2
 
 
-async def test_the_monthly_cost_is_shared_through_redis(engines, redis):
+async def test_the_monthly_cost_is_shared_through_redis(engines, store):
+    """On one server, a Sentinel's primary and a Cluster (tests/redis_topologies.py)."""
     engines.plays["tavily"] = json_play("tavily/search.json")
     engines.plays["exa"] = json_play("exa/search.json")
     engines.plays["wikipedia"] = json_play("wikipedia/search.json")
-    config = sharing_bound(cost_capped(engines, 2, state={"url": redis.url()}))
+    config = sharing_bound(cost_capped(engines, 2, state=store.state()))
     async with Client(config) as a, Client(config) as b:
         await a.search("one")
         await b.search("two")
@@ -245,8 +248,10 @@ async def test_the_monthly_cost_is_shared_through_redis(engines, redis):
         assert a.state.fallbacks == b.state.fallbacks == 0
     assert sorted(skipped(third)) == [("exa", "rate_limited"), ("tavily", "rate_limited")]
     month = dt.datetime.now(dt.UTC).strftime("%Y-%m")
-    assert float(redis.reply("GET", f"rypsok:cost:tavily:{month}")) == 2.0
-    assert float(redis.reply("GET", f"rypsok:cost:exa:{month}")) == pytest.approx(0.012)
+    tavily = store.key("engine:tavily", f"cost:tavily:{month}")
+    exa = store.key("engine:exa", f"cost:exa:{month}")
+    assert float(store.reply(tavily, "GET", tavily)) == 2.0
+    assert float(store.reply(exa, "GET", exa)) == pytest.approx(0.012)
 
 
 @pytest.mark.parametrize("shared_store", [False, True], ids=["memory", "redis"])

@@ -179,3 +179,52 @@ async def test_the_2026_protocol_hears_progress_too(config, engines, transport):
         )
     assert structured(result)["outcome"] == "ok"
     assert [(p, t) for p, t, _ in heard.reports] == [(1, 2), (2, 2)]
+
+
+def progress_values(notes: list[dict[str, Any]]) -> list[tuple[type, float, type, float | None]]:
+    """Each notification's progress and total with their JSON types (``1`` reads as an
+    int, ``1.0`` as a float)."""
+    return [
+        (type(n["params"]["progress"]), n["params"]["progress"])
+        + (type(n["params"].get("total")), n["params"].get("total"))
+        for n in notes
+    ]
+
+
+async def test_progress_is_the_same_json_on_both_transports(config, site, engines):
+    # whole numbers as JSON integers on the pipe and over HTTP alike (issue 25)
+    play_engines(engines)
+    page = f"http://{site.address}:{site.port}/article"
+    calls = [
+        rpc_call("web_search", {"query": "async runtime", "category": "code"}, request_id=1),
+        rpc_call("web_fetch", {"url": page}, request_id=2),
+    ]
+    for message in calls:
+        message["params"]["_meta"] = {"progressToken": f"t-{message['id']}"}
+    raw = RawServer(config)
+    try:
+        raw.initialize()
+        raw.send(b"".join(line(message) for message in calls))
+        replies = raw.replies_until_end()
+    finally:
+        raw.close()
+    on_the_pipe = {
+        token: progress_values(
+            [r for r in replies if r.get("params", {}).get("progressToken") == token]
+        )
+        for token in ("t-1", "t-2")
+    }
+    over_http = {}
+    async with http_server(config) as (base, _):
+        for message in calls:
+            streamed = await post(base, message)
+            events = [
+                json.loads(text[len("data:") :])
+                for text in streamed.text.splitlines()
+                if text.startswith("data:") and text[len("data:") :].strip()
+            ]
+            notes = [e for e in events if e.get("method") == "notifications/progress"]
+            over_http[message["params"]["_meta"]["progressToken"]] = progress_values(notes)
+    assert on_the_pipe["t-1"] == over_http["t-1"] == [(int, 1, int, 2), (int, 2, int, 2)]
+    fetch_steps = [(int, step, type(None), None) for step in range(1, 5)]
+    assert on_the_pipe["t-2"] == over_http["t-2"] == fetch_steps

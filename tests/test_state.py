@@ -43,7 +43,7 @@ def outage_config(engines, redis: RedisServer, **sections):
     """For the tests of a failing store: a bound in the product's range (100 ms unless
     ``state`` names another), the one the deadline contract is checked with."""
     sections.setdefault("state", {})
-    sections["state"] = {"url": redis.url(), "timeout_ms": 100, **sections["state"]}
+    sections["state"] = {**redis.state(), "timeout_ms": 100, **sections["state"]}
     return make_config(engines, CODE, **sections)
 
 
@@ -71,9 +71,9 @@ class FakeClock:
 # What two replicas share
 
 
-async def test_per_minute_windows_are_shared(engines, redis):
+async def test_per_minute_windows_are_shared(engines, store):
     plays(engines)
-    config = state_config(engines, redis, limits={"web_search": 3, "engine_status": 1})
+    config = state_config(engines, store, limits={"web_search": 3, "engine_status": 1})
     async with Client(config) as a, Client(config) as b:
         await a.search("one", category="code")
         await b.search("two", category="code")
@@ -93,17 +93,19 @@ async def test_per_minute_windows_are_shared(engines, redis):
             await b.take_minute(token_window("alice", "web_search"), 1)
         assert raised.value.detail["reason"] == "rate_limited"
         await b.take_minute(token_window("bob", "web_search"), 1)
+        assert await a.state.store_answers()
+        assert a.state.reach()["form"] == store.form
     assert a.state.fallbacks == b.state.fallbacks == 0
 
 
-async def test_an_engine_budget_is_shared(engines, redis):
+async def test_an_engine_budget_is_shared(engines, store):
     plays(engines)
     config = sharing_bound(
         make_config(
             engines,
             CODE,
             engine_overrides={"github": {"rate_per_minute": 2}},
-            state={"url": redis.url()},
+            state=store.state(),
         )
     )
     async with Client(config) as a, Client(config) as b:
@@ -117,11 +119,11 @@ async def test_an_engine_budget_is_shared(engines, redis):
     assert len(engines.requests_for("stackexchange")) == 4
 
 
-async def test_a_breaker_opened_on_one_replica_is_open_on_the_other(engines, redis):
+async def test_a_breaker_opened_on_one_replica_is_open_on_the_other(engines, store):
     engines.plays["github"] = Play(status=500)
     engines.plays["stackexchange"] = json_play("stackexchange/search.json")
     config = state_config(
-        engines, redis, breaker={"failures": 2, "cooldown_s": 0.4, "max_cooldown_s": 10}
+        engines, store, breaker={"failures": 2, "cooldown_s": 0.4, "max_cooldown_s": 10}
     )
     async with Client(config) as a, Client(config) as b:
         await a.search("one", category="code")
@@ -146,10 +148,10 @@ async def test_a_breaker_opened_on_one_replica_is_open_on_the_other(engines, red
         assert states(await b.engine_status())["github"] == "closed"
 
 
-async def test_retry_after_opens_the_breaker_for_every_replica(engines, redis):
+async def test_retry_after_opens_the_breaker_for_every_replica(engines, store):
     engines.plays["github"] = Play(status=429, headers={"Retry-After": "120"})
     engines.plays["stackexchange"] = json_play("stackexchange/search.json")
-    config = sharing_bound(make_config(engines, {"github"}, state={"url": redis.url()}))
+    config = sharing_bound(make_config(engines, {"github"}, state=store.state()))
     async with Client(config) as a, Client(config) as b:
         with pytest.raises(ToolError):
             await a.search("one", category="code")
@@ -160,10 +162,10 @@ async def test_retry_after_opens_the_breaker_for_every_replica(engines, redis):
     assert len(engines.requests_for("github")) == 1
 
 
-async def test_exactly_one_replica_wins_the_probe(engines, redis):
+async def test_exactly_one_replica_wins_the_probe(engines, store):
     engines.plays["github"] = Play(status=500)
     engines.plays["stackexchange"] = json_play("stackexchange/search.json")
-    config = state_config(engines, redis, breaker={"failures": 1, "cooldown_s": 0.2})
+    config = state_config(engines, store, breaker={"failures": 1, "cooldown_s": 0.2})
     async with Client(config) as a, Client(config) as b:
         await a.search("open it", category="code")
         await anyio.sleep(0.25)
@@ -190,17 +192,18 @@ async def test_exactly_one_replica_wins_the_probe(engines, redis):
         assert states(await b.engine_status())["github"] == "closed"
 
 
-async def test_a_cancelled_probe_gives_its_lease_back(engines, redis):
+async def test_a_cancelled_probe_gives_its_lease_back(engines, store):
     engines.plays["github"] = Play(status=500)
     engines.plays["stackexchange"] = json_play("stackexchange/search.json")
-    config = state_config(engines, redis, breaker={"failures": 1, "cooldown_s": 0.1})
+    config = state_config(engines, store, breaker={"failures": 1, "cooldown_s": 0.1})
     async with Client(config) as a, Client(config) as b:
         await a.search("open it", category="code")
         await anyio.sleep(0.15)
         engines.plays["github"] = Play(mode="hang")
         with anyio.move_on_after(0.3):
             await a.search("probe", category="code")
-        assert redis.command("EXISTS", "rypsok:probe:github") == b":0"
+        probe = store.key("engine:github", "probe:github")
+        assert store.reply(probe, "EXISTS", probe) == 0
         assert states(await b.engine_status())["github"] == "open"
         engines.plays["github"] = json_play("github/search.json")
         response = await b.search("again", category="code")
@@ -208,9 +211,9 @@ async def test_a_cancelled_probe_gives_its_lease_back(engines, redis):
     assert response.outcome == "ok"
 
 
-async def test_the_cache_is_shared_with_its_ttl_and_bound(engines, redis):
+async def test_the_cache_is_shared_with_its_ttl_and_bound(engines, store):
     plays(engines)
-    config = state_config(engines, redis, cache={"enabled": True, "ttl_s": 1, "max_entries": 3})
+    config = state_config(engines, store, cache={"enabled": True, "ttl_s": 1, "max_entries": 3})
     async with Client(config) as a, Client(config) as b:
         first = await a.search("asyncio", category="code", max_results=2)
         assert notices_of(first, "from_cache") == []
@@ -221,8 +224,9 @@ async def test_the_cache_is_shared_with_its_ttl_and_bound(engines, redis):
         assert len(hit.results) == 5
         # four entries (two queries, two engines): the least recently used one is gone
         await b.search("trio", category="code")
-        assert len(redis.keys("rypsok:cache:*")) == 3
-        assert redis.command("ZCARD", "rypsok:cache-index") == b":3"
+        assert store.key_count(store.key("main", "cache:*")) == 3
+        index = store.key("main", "cache-index")
+        assert store.reply(index, "ZCARD", index) == 3
         await anyio.sleep(1.05)
         engines.seen.clear()
         expired = await a.search("trio", category="code")
@@ -230,10 +234,10 @@ async def test_the_cache_is_shared_with_its_ttl_and_bound(engines, redis):
         assert len(engines.seen) == 2
 
 
-async def test_failures_are_not_cached_in_the_store(engines, redis):
+async def test_failures_are_not_cached_in_the_store(engines, store):
     engines.plays["github"] = Play(status=500)
     engines.plays["stackexchange"] = json_play("stackexchange/search.json")
-    config = state_config(engines, redis, cache={"enabled": True})
+    config = state_config(engines, store, cache={"enabled": True})
     async with Client(config) as a, Client(config) as b:
         await a.search("asyncio", category="code")
         second = await b.search("asyncio", category="code")
@@ -241,9 +245,9 @@ async def test_failures_are_not_cached_in_the_store(engines, redis):
     assert notices_of(second, "engine_unavailable") == [("github", "request_failure")]
 
 
-async def test_the_latency_window_is_shared_and_holds_twenty(engines, redis):
+async def test_the_latency_window_is_shared_and_holds_twenty(engines, store):
     plays(engines)
-    config = state_config(engines, redis)
+    config = state_config(engines, store)
     async with Client(config) as a, Client(config) as b:
         assert {e.id: e.latency_ms for e in (await b.engine_status()).engines}["github"] is None
         for n in range(22):
@@ -253,7 +257,8 @@ async def test_the_latency_window_is_shared_and_holds_twenty(engines, redis):
         mine = {e.id: e.latency_ms for e in (await a.engine_status()).engines}
     assert latency == mine
     assert isinstance(latency["github"], int) and latency["github"] >= 0
-    assert redis.command("LLEN", "rypsok:latency:github") == b":20"
+    latencies = store.key("engine:github", "latency:github")
+    assert store.reply(latencies, "LLEN", latencies) == 20
 
 
 async def test_only_latencies_wait_until_after_the_answer(engines, redis):
@@ -308,7 +313,7 @@ def github_answer(*urls: str) -> Play:
     return Play(body=json.dumps({"total_count": len(items), "items": items}).encode())
 
 
-async def test_strict_mode_reads_what_a_search_on_another_replica_returned(engines, redis):
+async def test_strict_mode_reads_what_a_search_on_another_replica_returned(engines, store):
     page = Site("127.0.0.2")
     page.route("/returned", html("<p>Returned by a search.</p>", "Returned"))
     page.route("/other", html("<p>Never returned.</p>"))
@@ -321,9 +326,7 @@ async def test_strict_mode_reads_what_a_search_on_another_replica_returned(engin
             "allow_networks": ["127.0.0.2/32"],
             "ports": [page.port],
         }
-        config = sharing_bound(
-            make_config(engines, {"github"}, fetch=fetch, state={"url": redis.url()})
-        )
+        config = sharing_bound(make_config(engines, {"github"}, fetch=fetch, state=store.state()))
         async with Client(config) as a, Client(config) as b:
             with pytest.raises(ToolError) as raised:
                 await b.fetch(returned)
@@ -337,41 +340,43 @@ async def test_strict_mode_reads_what_a_search_on_another_replica_returned(engin
             assert raised.value.detail["reason"] == "strict_mode"
 
 
-async def test_returned_urls_keep_the_newest_ten_thousand(redis):
-    config = config_from_dict({"state": {"url": redis.url()}}, env={})
+async def test_returned_urls_keep_the_newest_ten_thousand(store):
+    config = config_from_dict({"state": store.state()}, env={})
     urls = [f"https://example.org/{n}" for n in range(10_005)]
-    async with RedisStore(config) as store:
-        assert await store.store_answers()  # waits for the connection, opened in the background
+    async with RedisStore(config) as shared:
+        assert await shared.store_answers()  # waits for the connection, opened in the background
         for first in range(0, len(urls), 2000):
-            await store.settle([], urls[first : first + 2000])
-        assert redis.command("ZCARD", "rypsok:returned-urls") == b":10000"
-        assert await store.was_returned([urls[-1]])
-        assert not await store.was_returned([urls[0], urls[4]])
-        assert await store.was_returned([urls[0], urls[5]])
+            await shared.settle([], urls[first : first + 2000])
+        returned = store.key("main", "returned-urls")
+        assert store.reply(returned, "ZCARD", returned) == 10000
+        assert await shared.was_returned([urls[-1]])
+        assert not await shared.was_returned([urls[0], urls[4]])
+        assert await shared.was_returned([urls[0], urls[5]])
 
 
-async def test_a_cached_answer_round_trips_field_by_field(redis):
-    config = config_from_dict({"state": {"url": redis.url()}, "cache": {"enabled": True}}, env={})
+async def test_a_cached_answer_round_trips_field_by_field(store):
+    config = config_from_dict({"state": store.state(), "cache": {"enabled": True}}, env={})
     key = CacheKey("github", "ünïcode query", "code", "en", None)
     results = (
         RawResult("Tïtle", "https://example.org/a", "snippet", "2026-01-02"),
         RawResult("Other", "https://example.org/b"),
     )
-    async with RedisStore(config) as store:
-        assert await store.store_answers()  # waits for the connection, opened in the background
-        await store.settle([EngineOutcome("github", True, cache_key=key, results=results)], [])
-        refused, (grant,) = await store.plan([EngineAsk("github", 10, key)])
+    async with RedisStore(config) as shared:
+        assert await shared.store_answers()  # waits for the connection, opened in the background
+        await shared.settle([EngineOutcome("github", True, cache_key=key, results=results)], [])
+        refused, (grant,) = await shared.plan([EngineAsk("github", 10, key)])
     assert refused == 0
     assert grant.decision == "cached"
     assert grant.results == results
-    (entry,) = redis.keys("rypsok:cache:*")
-    assert entry == "rypsok:cache:" + key.digest()
+    assert store.key_count(store.key("main", "cache:*")) == 1
+    entry = store.key("main", "cache:" + key.digest())
+    assert store.reply(entry, "EXISTS", entry) == 1
     assert "ünïcode" not in entry and "query" not in entry
 
 
-async def test_a_client_outside_async_with_still_shares(engines, redis):
+async def test_a_client_outside_async_with_still_shares(engines, store):
     plays(engines)
-    config = state_config(engines, redis, cache={"enabled": True})
+    config = state_config(engines, store, cache={"enabled": True})
     loose = Client(config)
     await loose.search("asyncio", category="code")
     engines.seen.clear()

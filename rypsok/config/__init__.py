@@ -30,8 +30,8 @@ from rypsok.config.sections import (
     StateConfig,
     StatusConfig,
     TelemetryConfig,
+    checked_state,
     with_otel_env,
-    with_password,
 )
 from rypsok.config.server import (
     PerTokenLimitsConfig,
@@ -136,7 +136,7 @@ def config_from_dict(
     breaker = sections["breaker"]
     if breaker.max_cooldown_s < breaker.cooldown_s:
         raise ConfigError("breaker.max_cooldown_s", "must be at least breaker.cooldown_s")
-    sections["state"] = with_password(sections["state"], env)
+    sections["state"] = checked_state(sections["state"], env)
     sections["telemetry"] = with_otel_env(sections["telemetry"], env)
     server = read_table(ServerConfig, "server", data.get("server", {}))
     check_server(server)

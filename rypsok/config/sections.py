@@ -5,7 +5,6 @@ default and check."""
 from __future__ import annotations
 
 import dataclasses
-import urllib.parse
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -13,6 +12,7 @@ from typing import Any
 from rypsok.bounds import MIN_MAX_CHARS
 from rypsok.config import checks
 from rypsok.config.checks import ConfigError
+from rypsok.config.store_url import StoreAddress, StoreUrlError, parse_store_url
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
 """The log levels, least severe first: [log] level and the CLI's --log-level."""
@@ -80,32 +80,15 @@ class BreakerConfig:
 
 
 def _state_url(key: str, value: Any) -> str:
-    """Empty (state in memory), or redis:// or rediss:// with a host, an optional port and
-    database, and no password: the password comes from ``state.password_env``."""
+    """Empty (state in memory), or the store's URL in one of the forms of
+    :mod:`rypsok.config.store_url`, with no password: it comes from ``state.password_env``.
+    Whether it fits ``state.cluster`` is checked with the whole table (:func:`checked_state`)."""
     text = checks.string(key, value)
-    if not text:
-        return text
-    shape = 'must be "redis://HOST:PORT/DB" or "rediss://HOST:PORT/DB" (or "" for memory)'
-    if any(c.isspace() for c in text):
-        raise ConfigError(key, shape)
-    parts = urllib.parse.urlsplit(text)
-    try:
-        parts.port  # noqa: B018 (a bad port raises here)
-    except ValueError:
-        raise ConfigError(key, shape) from None
-    database = parts.path.removeprefix("/")
-    if (
-        parts.scheme not in ("redis", "rediss")
-        or not parts.hostname
-        or parts.query
-        or parts.fragment
-        or (database and not database.isdigit())
-    ):
-        raise ConfigError(key, shape)
-    if parts.password is not None:
-        raise ConfigError(
-            key, "must not hold a password: name its environment variable in state.password_env"
-        )
+    if text:
+        try:
+            parse_store_url(text)
+        except StoreUrlError as exc:
+            raise ConfigError(key, str(exc)) from None
     return text
 
 
@@ -114,25 +97,55 @@ class StateConfig:
     """Where replicas share their state; empty ``url``: every replica keeps its own in memory."""
 
     url: str = field(default="", metadata={"check": _state_url})
+    cluster: bool = field(default=False, metadata={"check": checks.boolean})
+    """``url`` names a node of a Redis or Valkey Cluster."""
     password_env: str | None = field(default=None, metadata={"check": checks.env_name})
+    sentinel_password_env: str | None = field(default=None, metadata={"check": checks.env_name})
+    """The sentinels' own password (``requirepass`` in sentinel.conf), when they have one."""
     timeout_ms: int = field(default=20, metadata={"check": checks.integer(1, 100)})
     """The bound on one store operation; past it the replica answers from memory."""
     password: str | None = field(default=None, repr=False, compare=False)
     """Read from ``password_env`` at load time; never printed."""
+    sentinel_password: str | None = field(default=None, repr=False, compare=False)
+    """Read from ``sentinel_password_env`` at load time; never printed."""
+
+    @property
+    def address(self) -> StoreAddress:
+        """Where the store is (``url`` must be set)."""
+        return parse_store_url(self.url, self.cluster)
 
 
-def with_password(section: StateConfig, env: Mapping[str, str]) -> StateConfig:
-    """[state] with the store's password read from ``password_env`` (when it names one)."""
-    if section.password_env is None:
-        return section
-    if not section.url:
-        raise ConfigError("state.password_env", "is set but state.url is not")
-    password = env.get(section.password_env)
+def _secret(env: Mapping[str, str], key: str, name: str) -> str:
+    password = env.get(name)
     if not password:
-        raise ConfigError(
-            "state.password_env", f"names {section.password_env}, which is not set or is empty"
+        raise ConfigError(key, f"names {name}, which is not set or is empty")
+    return password
+
+
+def checked_state(section: StateConfig, env: Mapping[str, str]) -> StateConfig:
+    """[state] checked as a whole (``cluster`` and the sentinel keys against the URL's form),
+    with the passwords read from the variables it names."""
+    if not section.url:
+        for key in ("password_env", "sentinel_password_env"):
+            if getattr(section, key) is not None:
+                raise ConfigError(f"state.{key}", "is set but state.url is not")
+        if section.cluster:
+            raise ConfigError("state.cluster", "is true but state.url is not")
+        return section
+    try:
+        form = section.address.form
+    except StoreUrlError as exc:
+        raise ConfigError("state.url", str(exc)) from None
+    if section.sentinel_password_env is not None and form != "sentinel":
+        raise ConfigError("state.sentinel_password_env", "is set but state.url names no sentinels")
+    found: dict[str, str] = {}
+    if section.password_env is not None:
+        found["password"] = _secret(env, "state.password_env", section.password_env)
+    if section.sentinel_password_env is not None:
+        found["sentinel_password"] = _secret(
+            env, "state.sentinel_password_env", section.sentinel_password_env
         )
-    return dataclasses.replace(section, password=password)
+    return dataclasses.replace(section, **found)
 
 
 @dataclass(frozen=True)

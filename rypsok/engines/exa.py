@@ -41,7 +41,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rypsok.bounds import MAX_SNIPPET_CHARS
-from rypsok.hygiene.text import cut
 
 from . import _keyed
 from .base import (
@@ -159,7 +158,10 @@ def _error_message(document: dict[str, Any]) -> Any:
 
 def _snippet(item: dict[str, Any]) -> str:
     """The highlights joined, else ``text``, else ``summary``, cut to the snippet bound
-    (highlights sized by Exa may run to thousands of characters)."""
+    (highlights sized by Exa may run to thousands of characters). The cutter is imported
+    here, not at the top: the engine modules are listed at tools/list, the sanitizer is not."""
+    from rypsok.hygiene.text import cut
+
     highlights = item.get("highlights")
     if isinstance(highlights, list):
         joined = " … ".join(part.strip() for part in highlights if isinstance(part, str))

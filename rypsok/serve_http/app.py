@@ -134,9 +134,13 @@ def build_app(
 
 def _healthz(client: Client):
     async def healthz(request: Request) -> JSONResponse:
-        """No token: whether this process is up, and whether the shared store answers."""
+        """No token: whether this process is up, whether the shared store answers, and
+        what of it this replica reaches (``store_reach``, with [state] only)."""
         store = await client.store_health()
-        return JSONResponse({"status": "ok", "version": __version__, "store": store})
+        body: dict[str, object] = {"status": "ok", "version": __version__, "store": store}
+        if client.state.shared:
+            body["store_reach"] = client.state.reach()
+        return JSONResponse(body)
 
     return healthz
 

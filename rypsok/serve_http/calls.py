@@ -132,7 +132,10 @@ class CallWatch:
         async def watch_connection() -> None:
             while (await receive())["type"] != "http.disconnect":
                 pass
-            log.info("client_disconnected", extra={"fields": {"calls": len(watch.scopes)}})
+            # Every stateless POST ends with its connection: news only when it cut a call.
+            calls = len(watch.scopes)
+            level = logging.INFO if calls else logging.DEBUG
+            log.log(level, "client_disconnected", extra={"fields": {"calls": calls}})
             watch.hang_up()
 
         token = CURRENT.set(watch)

@@ -2,7 +2,8 @@
 
 In memory (:class:`~rypsok.state.memory.MemoryStore`, the default: each process keeps its
 own, reset on restart) or in Redis or Valkey (:class:`~rypsok.state.redis.RedisStore`,
-when ``[state] url`` is set: every replica shares it), the latter always wrapped in
+when ``[state] url`` is set: one server, a Sentinel-managed primary or a Cluster, which
+every replica shares), the latter always wrapped in
 :class:`~rypsok.state.fallback.FallbackStore` so that the store failing never fails a
 call. What lives here: the per-minute windows (tool limits, per-token limits, engine
 budgets), each engine's breaker and latency window, the result cache, and the URLs
@@ -204,6 +205,13 @@ class Store(Protocol):
 
     async def store_answers(self) -> bool:
         """Whether the store answers now (True in memory): for health checks."""
+        ...
+
+    def reach(self) -> dict[str, object]:
+        """What the last health check reached, for /healthz: the store's ``form``
+        (``server``, ``sentinel``: with its ``service`` and the ``primary`` connected to,
+        ``cluster``: with how many ``nodes`` its slot map names and ``nodes_reached``);
+        empty in memory."""
         ...
 
 

@@ -203,6 +203,9 @@ class FallbackStore:
         except Exception:
             return False
 
+    def reach(self) -> dict[str, object]:
+        return self._store.reach()
+
 
 def _error_name(exc: Exception) -> str:
     """The error's class name, for the log (no address, no password); for no connection,

@@ -162,3 +162,6 @@ class MemoryStore:
 
     async def store_answers(self) -> bool:
         return True
+
+    def reach(self) -> dict[str, object]:
+        return {}

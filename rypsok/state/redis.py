@@ -1,15 +1,14 @@
-"""The state in Redis or Valkey, shared by every replica that names the same ``[state] url``.
+"""The state in Redis or Valkey, shared by every replica that names the same ``[state] url``:
+one server, a Sentinel-managed primary, or a Cluster (how each is reached: ``links.py``).
 
 The client is coredis (AnyIO-native, so it runs on the Trio backend). Each operation is
 one Lua script (``lua.py``), atomic on the server, so a search costs two round trips:
 ``plan`` (its per-minute windows, then its engines) and ``settle``; engine_status one
-(``views``, with its windows). Errors are raised as they come; bounding each
-operation and falling back to memory is :class:`~rypsok.state.fallback.FallbackStore`'s
-job. Inside ``async with`` one multiplexed connection serves every call, and it is opened
-and reopened in the background (``CONNECT_TIMEOUT_S``), never inside an operation: an
-operation that finds no connection raises :class:`NotConnected` at once, so its caller
-answers from memory without waiting for a handshake. Outside ``async with`` (the
-library's module-level functions) each operation opens its own connection.
+(``views``, with its windows). On a Cluster a search's keys are in several hash slots,
+and each operation is one script per slot: ``plan`` then costs two round trips (the
+shared slot, then each engine's slot at once), the others one (their scripts at once).
+Errors are raised as they come; bounding each operation and falling back to memory is
+:class:`~rypsok.state.fallback.FallbackStore`'s job.
 
 Keys, all under ``rypsok:``::
 
@@ -25,25 +24,22 @@ Keys, all under ``rypsok:``::
     cache:<sha256>       one engine's cached answer (JSON), with the cache's TTL
     cache-index          sorted set: cache keys by last use (the bound on entries)
     returned-urls        sorted set: URLs web_search returned, the newest 10,000
+
+On a Cluster each name carries a hash tag after ``rypsok:``: ``{engine:<id>}`` for an
+engine's budget window, breaker, probe, latencies, months, cost and rest (``rypsok:{engine:github}:
+breaker:github``), ``{main}`` for the rest (the call and token windows, the cache and
+its index, the returned URLs), so that every script's keys share one slot.
 """
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
 import json
-import logging
-import ssl
 import statistics
 import uuid
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import anyio
-import coredis
-from coredis.connection import BaseConnection
-from coredis.exceptions import NoScriptError
-from coredis.retry import NoRetryPolicy
 
 from rypsok.config import Config
 from rypsok.engines.base import RawResult
@@ -53,46 +49,55 @@ from rypsok.state import (
     EngineGrant,
     EngineOutcome,
     EngineView,
-    NotConnected,
     Windows,
     engine_window,
     lua,
     month_counter,
 )
+from rypsok.state.links import Script, open_link
+from rypsok.state.result_cache import CacheKey
 
 PREFIX = "rypsok:"
+MAIN_TAG = "main"
+"""A Cluster's hash tag for the keys that are not one engine's."""
 PROBE_LEASE_MARGIN_MS = 1000
 """A probe's lease outlives the search deadline by this much, so it ends even if the
 replica carrying it dies; the next call after it probes again."""
-CONNECT_TIMEOUT_S = 1.0
-"""The bound on opening one connection (TCP, TLS, HELLO with AUTH, CLIENT SETNAME), apart
-from the operations' bound: a TLS handshake to a remote store can take longer than an
-operation may. Start-up waits for the first attempt; later ones run in the background."""
-RECONNECT_EVERY_S = 0.5
-"""While there is no connection, how often the background tries again (sooner when an
-operation or a health check finds none)."""
 
-# coredis logs failed connections with their traces; the fallback logs
-# state_store_unavailable (once a minute) instead.
-logging.getLogger("coredis").addHandler(logging.NullHandler())
-logging.getLogger("coredis").propagate = False
+_ACQUIRE = Script(lua.ACQUIRE)
+_PLAN = Script(lua.PLAN)
+_PLAN_CALL = Script(lua.PLAN_CALL)
+_PLAN_ENGINE = Script(lua.PLAN_ENGINE)
+_SETTLE = Script(lua.SETTLE)
+_SETTLE_ENGINE = Script(lua.SETTLE_ENGINE)
+_SETTLE_CALL = Script(lua.SETTLE_CALL)
+_VIEWS = Script(lua.VIEWS)
+_ABANDON = Script(lua.ABANDON)
 
 
-class _Script:
-    def __init__(self, source: str):
-        self.source = source
-        self.sha = hashlib.sha1(source.encode()).hexdigest()
+class KeyLayout:
+    """The keys' names: plain on one server (and a Sentinel's primary), with a hash tag on
+    a Cluster."""
 
+    def __init__(self, tagged: bool):
+        self.tagged = tagged
 
-_ACQUIRE = _Script(lua.ACQUIRE)
-_PLAN = _Script(lua.PLAN)
-_SETTLE = _Script(lua.SETTLE)
-_VIEWS = _Script(lua.VIEWS)
-_ABANDON = _Script(lua.ABANDON)
+    def _name(self, tag: str, parts: Sequence[str]) -> str:
+        rest = ":".join(parts)
+        return f"{PREFIX}{{{tag}}}:{rest}" if self.tagged else PREFIX + rest
 
+    def main(self, *parts: str) -> str:
+        return self._name(MAIN_TAG, parts)
 
-def _key(*parts: str) -> str:
-    return PREFIX + ":".join(parts)
+    def engine(self, engine: str, *parts: str) -> str:
+        return self._name(f"engine:{engine}", parts)
+
+    def window(self, name: str) -> str:
+        return self.main("window", name)
+
+    def cache(self, key: CacheKey | None) -> str:
+        """A cached answer's entry ("-" for none: the scripts take one per engine)."""
+        return self.main("cache", key.digest() if key else "-")
 
 
 def encode_results(results: Sequence[RawResult]) -> str:
@@ -105,145 +110,71 @@ def decode_results(text: str) -> tuple[RawResult, ...]:
     )
 
 
-async def _send(connection: BaseConnection, words: Sequence[str | int]) -> Any:
-    """One command straight on a connection: coredis's connection, packer and parser without
-    its per-command layers (request objects that copy the arguments, the retry policy,
-    telemetry), which cost more CPU than the round trip itself. The connection is
-    multiplexed: other calls send theirs while this one awaits its reply."""
-    return await connection.create_request(str(words[0]).encode(), *words[1:], decode=True)
+async def _each(calls: Sequence[Any]) -> list[Any]:
+    """Awaits every coroutine in ``calls`` at once (one round trip); their answers in order.
+    The first error is raised."""
+    answers: list[Any] = [None] * len(calls)
 
+    async def one(n: int) -> None:
+        answers[n] = await calls[n]
 
-def _innermost(exc: BaseException) -> BaseException:
-    while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
-        exc = exc.exceptions[0]
-    return exc
+    try:
+        async with anyio.create_task_group() as group:
+            for n in range(len(calls)):
+                group.start_soon(one, n)
+    except BaseExceptionGroup as group_error:
+        raise group_error.exceptions[0] from None
+    return answers
 
 
 class RedisStore:
     shared = True
 
     def __init__(self, config: Config):
-        state = config.state
-        self._url = state.url
-        self._password = state.password
+        self._link = open_link(config)
+        self._keys = KeyLayout(tagged=self._link.split)
         self._breaker = config.breaker
         self._cache = config.cache
         self._lease_ms = config.search.deadline_ms + PROBE_LEASE_MARGIN_MS
-        self._exit: contextlib.AsyncExitStack | None = None
-        self._live: BaseConnection | None = None
-        """The connection every operation uses, while it is open (inside ``async with``)."""
-        self._wake: anyio.Event | None = None
-        self._settled: anyio.Event | None = None
-        """Set when the attempt to connect under way (or the next one) has ended."""
-        self._connect_error = "NotYetConnected"
-        """The class name of what ended the last connection or attempt, for the log."""
-
-    def _options(self) -> dict[str, Any]:
-        options: dict[str, Any] = {}
-        if self._url.startswith("rediss://"):
-            # Verified against the system's CAs (SSL_CERT_FILE names another) and the host
-            # name; coredis's own default checks neither the name nor a missing certificate.
-            options["ssl_context"] = ssl.create_default_context()
-        return {
-            "decode_responses": True,
-            "password": self._password,
-            "connect_timeout": CONNECT_TIMEOUT_S,
-            "client_name": "rypsok",
-            **options,
-        }
-
-    def _client(self) -> coredis.Redis[str]:
-        """A client of its own, for one operation outside ``async with``."""
-        return coredis.Redis.from_url(
-            self._url,
-            max_connections=1,
-            retry_policy=NoRetryPolicy(),
-            verify_version=False,
-            **self._options(),
-        )
-
-    def _new_connection(self) -> BaseConnection:
-        # the pool only reads the URL into a connection's parameters; it is never entered
-        pool = coredis.ConnectionPool.from_url(self._url, **self._options())
-        return pool.connection_class(pool.location, **pool.connection_kwargs)
 
     async def __aenter__(self) -> RedisStore:
         """Starts the task that keeps a connection open; ``await store_answers()`` waits for
         its first attempt (start-up does, within its warm-up bound)."""
-        self._wake, self._settled = anyio.Event(), anyio.Event()
-        self._exit = contextlib.AsyncExitStack()
-        group = await self._exit.enter_async_context(anyio.create_task_group())
-        self._exit.callback(group.cancel_scope.cancel)
-        group.start_soon(self._keep_connected)
+        await self._link.__aenter__()
         return self
 
     async def __aexit__(self, *exc_info: object) -> None:
-        exit_stack, self._exit, self._live = self._exit, None, None
-        if exit_stack is not None:
-            await exit_stack.aclose()
+        await self._link.__aexit__(*exc_info)
 
-    async def _keep_connected(self) -> None:
-        """Opens the connection, waits for it to close, opens it again: at once after a
-        close, then every ``RECONNECT_EVERY_S`` (or when woken) until it opens."""
-        while True:
-            connected = False
-            try:
-                async with anyio.create_task_group() as group:
-                    connection = self._new_connection()
-                    with anyio.fail_after(CONNECT_TIMEOUT_S):
-                        await group.start(connection.run)
-                    self._live, connected = connection, True
-                    self._attempt_ended()
-                self._connect_error = "ConnectionLost"
-            except Exception as exc:
-                self._connect_error = _innermost(exc).__class__.__name__
-            self._live = None
-            if not connected:
-                self._attempt_ended()
-                assert self._wake is not None
-                with anyio.move_on_after(RECONNECT_EVERY_S):
-                    await self._wake.wait()
-                self._wake = anyio.Event()
-
-    def _attempt_ended(self) -> None:
-        assert self._settled is not None
-        self._settled.set()
-        self._settled = anyio.Event()
-
-    @contextlib.asynccontextmanager
-    async def _connection(self) -> AsyncIterator[BaseConnection]:
-        if self._exit is None:
-            async with self._client() as redis, redis.connection_pool.acquire() as connection:
-                yield connection
-            return
-        live = self._live
-        if live is None or not live.usable:
-            assert self._wake is not None
-            self._wake.set()
-            raise NotConnected(self._connect_error)
-        yield live
-
-    async def _command(self, *words: str | int) -> Any:
-        async with self._connection() as connection:
-            return await _send(connection, words)
-
-    async def _eval(self, script: _Script, keys: Sequence[str], args: Sequence[str | int]) -> Any:
-        """EVALSHA, loading the script when the server does not know it (its first use, or
-        a store that restarted empty)."""
-        words = ("EVALSHA", script.sha, len(keys), *keys, *args)
-        async with self._connection() as connection:
-            try:
-                return await _send(connection, words)
-            except NoScriptError:
-                await _send(connection, ("SCRIPT", "LOAD", script.source))
-                return await _send(connection, words)
+    def _eval(self, script: Script, keys: Sequence[str], args: Sequence[Any]) -> Any:
+        return self._link.eval(script, keys, args)
 
     async def acquire(self, windows: Windows) -> int:
         if not windows:
             return 0
-        keys = [_key("window", name) for name, _ in windows]
+        keys = [self._keys.window(name) for name, _ in windows]
         args = [uuid.uuid4().hex, *(limit for _, limit in windows)]
         return int(await self._eval(_ACQUIRE, keys, args))
+
+    def _engine_plan(self, ask: EngineAsk) -> tuple[list[str], list[Any]]:
+        """One engine's keys and arguments for its rest, budget, monthly caps and breaker."""
+        monthly, monthly_cost, engine, keys = ask.monthly, ask.monthly_cost, ask.engine, self._keys
+        month = month_counter(engine, monthly.month if monthly else "-")
+        cost = month_counter(engine, monthly_cost.month if monthly_cost else "-")
+        either = monthly or monthly_cost
+        return [
+            keys.engine(engine, "window", engine_window(engine)),
+            keys.engine(engine, "breaker", engine),
+            keys.engine(engine, "probe", engine),
+            keys.engine(engine, "month", month),
+            keys.engine(engine, "rest", engine),
+            keys.engine(engine, "cost", cost),
+        ], [
+            ask.rate_per_minute,
+            monthly.limit if monthly else 0,
+            repr(monthly_cost.limit) if monthly_cost else 0,
+            either.ends_in_ms if either else 0,
+        ]
 
     async def plan(
         self, asks: Sequence[EngineAsk], windows: Windows = ()
@@ -251,31 +182,16 @@ class RedisStore:
         if not asks and not windows:
             return 0, []
         token = uuid.uuid4().hex
-        keys = [_key("cache-index"), *(_key("window", name) for name, _ in windows)]
-        args: list[Any] = [token, self._lease_ms, len(windows), *(limit for _, limit in windows)]
-        for ask in asks:
-            entry = _key("cache", ask.cache_key.digest()) if ask.cache_key else _key("cache", "-")
-            monthly, monthly_cost = ask.monthly, ask.monthly_cost
-            month = month_counter(ask.engine, monthly.month if monthly else "-")
-            cost = month_counter(ask.engine, monthly_cost.month if monthly_cost else "-")
-            either = monthly or monthly_cost
-            keys += [
-                entry,
-                _key("window", engine_window(ask.engine)),
-                _key("breaker", ask.engine),
-                _key("probe", ask.engine),
-                _key("month", month),
-                _key("rest", ask.engine),
-                _key("cost", cost),
-            ]
-            args += [
-                ask.rate_per_minute,
-                1 if ask.cache_key else 0,
-                monthly.limit if monthly else 0,
-                repr(monthly_cost.limit) if monthly_cost else 0,
-                either.ends_in_ms if either else 0,
-            ]
-        refused, answers = await self._eval(_PLAN, keys, args)
+        if self._keys.tagged:
+            refused, answers = await self._plan_by_slot(token, asks, windows)
+        else:
+            keys = [self._keys.main("cache-index"), *(self._keys.window(n) for n, _ in windows)]
+            args: list[Any] = [token, self._lease_ms, len(windows), *(n for _, n in windows)]
+            for ask in asks:
+                engine_keys, (rate, *caps) = self._engine_plan(ask)
+                keys += [self._keys.cache(ask.cache_key), *engine_keys]
+                args += [rate, 1 if ask.cache_key else 0, *caps]
+            refused, answers = await self._eval(_PLAN, keys, args)
         if refused:
             return int(refused), []
         grants = []
@@ -289,46 +205,90 @@ class RedisStore:
                 grants.append(EngineGrant(ask.engine, decision, retry_after_ms=int(payload)))
         return 0, grants
 
+    async def _plan_by_slot(
+        self, token: str, asks: Sequence[EngineAsk], windows: Windows
+    ) -> tuple[int, list[Any]]:
+        """PLAN on a Cluster: the windows and the cache in the shared slot, then each engine
+        the cache did not answer in its own slot, all at once. Answers as PLAN's."""
+        keys = [self._keys.main("cache-index"), *(self._keys.window(n) for n, _ in windows)]
+        keys += [self._keys.cache(ask.cache_key) for ask in asks]
+        args: list[Any] = [token, len(windows), *(n for _, n in windows)]
+        args += [1 if ask.cache_key else 0 for ask in asks]
+        refused, hits = await self._eval(_PLAN_CALL, keys, args)
+        if refused:
+            return int(refused), []
+        missed = [ask for ask, hit in zip(asks, hits, strict=True) if not hit]
+        engine_answers = iter(
+            await _each(
+                [
+                    self._eval(_PLAN_ENGINE, keys, [token, self._lease_ms, *args])
+                    for keys, args in map(self._engine_plan, missed)
+                ]
+            )
+        )
+        return 0, [["cached", hit] if hit else next(engine_answers) for hit in hits]
+
     async def settle(self, outcomes: Sequence[EngineOutcome], returned_urls: Sequence[str]) -> None:
         if not outcomes and not returned_urls:
             return
-        breaker, cache = self._breaker, self._cache
-        keys = [_key("cache-index"), _key("returned-urls")]
-        args: list[Any] = [
+        breaker, cache, keys = self._breaker, self._cache, self._keys
+        rules = [
             breaker.failures,
             round(breaker.cooldown_s * 1000),
             round(breaker.max_cooldown_s * 1000),
-            cache.ttl_s * 1000,
-            cache.max_entries,
-            RETURNED_URLS_KEPT,
-            len(outcomes),
         ]
+        engine_keys, engine_args, entries, values = [], [], [], []
         for outcome in outcomes:
-            entry = outcome.cache_key
-            monthly_cost = outcome.monthly_cost
+            engine, monthly_cost = outcome.engine, outcome.monthly_cost
             counted = monthly_cost is not None and outcome.cost > 0
-            cost = month_counter(outcome.engine, monthly_cost.month if monthly_cost else "-")
-            keys += [
-                _key("breaker", outcome.engine),
-                _key("probe", outcome.engine),
-                _key("latency", outcome.engine),
-                _key("cache", entry.digest()) if entry else _key("cache", "-"),
-                _key("rest", outcome.engine),
-                _key("cost", cost),
-            ]
+            cost = month_counter(engine, monthly_cost.month if monthly_cost else "-")
+            engine_keys.append(
+                [
+                    keys.engine(engine, "breaker", engine),
+                    keys.engine(engine, "probe", engine),
+                    keys.engine(engine, "latency", engine),
+                    keys.engine(engine, "rest", engine),
+                    keys.engine(engine, "cost", cost),
+                ]
+            )
             retry_s, rest_s = outcome.retry_after_s, outcome.rest_s
-            args += [
-                1 if outcome.answered else 0,
-                "" if outcome.latency_s is None else repr(outcome.latency_s),
-                round(retry_s * 1000) if retry_s and retry_s > 0 else 0,
-                outcome.lease or "",
-                encode_results(outcome.results) if entry else "",
-                round(rest_s * 1000) if rest_s and rest_s > 0 else 0,
-                repr(outcome.cost) if counted else "",
-                monthly_cost.ends_in_ms if monthly_cost else 0,
+            engine_args.append(
+                [
+                    1 if outcome.answered else 0,
+                    "" if outcome.latency_s is None else repr(outcome.latency_s),
+                    round(retry_s * 1000) if retry_s and retry_s > 0 else 0,
+                    outcome.lease or "",
+                    round(rest_s * 1000) if rest_s and rest_s > 0 else 0,
+                    repr(outcome.cost) if counted else "",
+                    monthly_cost.ends_in_ms if monthly_cost else 0,
+                ]
+            )
+            entries.append(keys.cache(outcome.cache_key))
+            values.append(encode_results(outcome.results) if outcome.cache_key else "")
+        urls = list(dict.fromkeys(returned_urls))
+        shared_keys = [keys.main("cache-index"), keys.main("returned-urls")]
+        cache_rules = [cache.ttl_s * 1000, cache.max_entries, RETURNED_URLS_KEPT]
+        if keys.tagged:
+            cached = [(entry, value) for entry, value in zip(entries, values, strict=True) if value]
+            calls = [
+                self._eval(_SETTLE_ENGINE, k, [*rules, *a])
+                for k, a in zip(engine_keys, engine_args, strict=True)
             ]
-        args += list(dict.fromkeys(returned_urls))
-        await self._eval(_SETTLE, keys, args)
+            if cached or urls:
+                calls.append(
+                    self._eval(
+                        _SETTLE_CALL,
+                        [*shared_keys, *(entry for entry, _ in cached)],
+                        [*cache_rules, len(cached), *(value for _, value in cached), *urls],
+                    )
+                )
+            await _each(calls)
+            return
+        all_keys, args = list(shared_keys), [*rules, *cache_rules, len(outcomes)]
+        for k, a, entry, value in zip(engine_keys, engine_args, entries, values, strict=True):
+            all_keys += [*k, entry]
+            args += [*a, value]
+        await self._eval(_SETTLE, all_keys, [*args, *urls])
 
     async def flush(self) -> None:
         pass
@@ -337,20 +297,41 @@ class RedisStore:
         held = [(engine, lease) for engine, lease in leases if lease]
         if not held:
             return
-        await self._eval(
-            _ABANDON, [_key("probe", engine) for engine, _ in held], [lease for _, lease in held]
-        )
+        probes = [(self._keys.engine(engine, "probe", engine), lease) for engine, lease in held]
+        if self._keys.tagged:
+            await _each([self._eval(_ABANDON, [key], [lease]) for key, lease in probes])
+        else:
+            await self._eval(_ABANDON, [key for key, _ in probes], [lease for _, lease in probes])
 
     async def views(
         self, engines: Sequence[str], windows: Windows = ()
     ) -> tuple[int, dict[str, EngineView]]:
         if not engines and not windows:
             return 0, {}
-        keys = [_key("window", name) for name, _ in windows]
-        for engine in engines:
-            keys += [_key("probe", engine), _key("breaker", engine), _key("latency", engine)]
-        args = [uuid.uuid4().hex, len(windows), *(limit for _, limit in windows)]
-        refused, answers = await self._eval(_VIEWS, keys, args)
+        token, keys = uuid.uuid4().hex, self._keys
+        window_keys = [keys.window(name) for name, _ in windows]
+        limits = [limit for _, limit in windows]
+        engine_keys = [
+            [
+                keys.engine(engine, "probe", engine),
+                keys.engine(engine, "breaker", engine),
+                keys.engine(engine, "latency", engine),
+            ]
+            for engine in engines
+        ]
+        if keys.tagged:
+            # the windows in the shared slot and each engine in its own, at once: reading
+            # a state takes nothing, so a refusal only leaves the states unread
+            refused, *each = await _each(
+                [
+                    self.acquire(windows),
+                    *(self._eval(_VIEWS, k, [token, 0]) for k in engine_keys),
+                ]
+            )
+            answers = [found[0] for _, found in each]
+        else:
+            all_keys = window_keys + [key for k in engine_keys for key in k]
+            refused, answers = await self._eval(_VIEWS, all_keys, [token, len(windows), *limits])
         if refused:
             return int(refused), {}
         views = {}
@@ -363,16 +344,17 @@ class RedisStore:
     async def was_returned(self, urls: Sequence[str]) -> bool:
         if not urls:
             return False
-        scores = await self._command("ZMSCORE", _key("returned-urls"), *urls)
+        scores = await self._link.scores(self._keys.main("returned-urls"), urls)
         return any(score is not None for score in scores)
 
     async def store_answers(self) -> bool:
-        """A PING. Inside ``async with`` with no connection open, it first waits for the
-        next attempt to connect (woken now): a health check may wait for a handshake,
-        within its caller's bound; an operation never does."""
-        if self._exit is not None and (self._live is None or not self._live.usable):
-            assert self._wake is not None and self._settled is not None
-            settled = self._settled
-            self._wake.set()
-            await settled.wait()
-        return await self._command("PING") == "PONG"
+        """A PING (on a Cluster, one to every node). Inside ``async with`` with no
+        connection open, it first waits for the next attempt to connect (woken now): a
+        health check may wait for a handshake, within its caller's bound; an operation
+        never does."""
+        return await self._link.ping()
+
+    def reach(self) -> dict[str, Any]:
+        """For /healthz: the store's form, and the primary it reaches (Sentinel) or how
+        many nodes answered the last PING (Cluster)."""
+        return self._link.reach()

@@ -18,7 +18,13 @@ from rypsok.hygiene.instructions import is_instruction_like
 from rypsok.hygiene.text import clean_content, clean_title
 from rypsok.model import FetchResponse, Notice, Notices
 from rypsok.net.retry_after import read_retry_after
-from rypsok.webfetch.extract import decode_html, decode_text, extract_html, inert
+from rypsok.webfetch.extract import (
+    decode_html,
+    decode_text,
+    extract_html,
+    markdown_page,
+    plain_text_page,
+)
 
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
 TEXT_TYPES = frozenset({"text/plain", "text/markdown"})
@@ -37,9 +43,10 @@ class RawPage:
 
 
 def build_response(raw: RawPage, start_char: int, max_chars: int) -> FetchResponse:
-    """Extraction, cleaning and paging; a plain-text or Markdown page comes back as written
-    but inert (:func:`rypsok.webfetch.extract.inert`). Raises ToolError (extraction_failed,
-    start_char beyond the content); anything else it raises is a bug."""
+    """Extraction, cleaning and paging; a plain-text or Markdown page comes back as written,
+    only what a renderer would make live judged (:mod:`rypsok.webfetch.extract.text_page`).
+    Raises ToolError (extraction_failed, start_char beyond the content); anything else it
+    raises is a bug."""
     removed = 0  # before the cleaner: what extraction removed
     if raw.media_type in HTML_TYPES:
         extracted = extract_html(decode_html(raw.body, raw.charset), raw.url)
@@ -49,8 +56,13 @@ def build_response(raw: RawPage, start_char: int, max_chars: int) -> FetchRespon
         title, markdown, partial = "", decode_text(raw.body, raw.charset), False
     cleaned_title = clean_title(title)
     cleaned = clean_content(markdown)
-    # An HTML page's text was escaped as it was rendered; a text page is made inert whole.
-    content = cleaned.text if raw.media_type in HTML_TYPES else inert(cleaned.text)
+    # An HTML page's text was escaped as it was rendered; a text page is judged after the
+    # cleaner (removing an invisible character could join what the judging kept apart).
+    content = cleaned.text
+    if raw.media_type == "text/markdown":
+        content = markdown_page(content, raw.url)
+    elif raw.media_type == "text/plain":
+        content = plain_text_page(content)
     if not content.strip():
         raise errors.extraction_failed()
     notices = Notices()

@@ -25,6 +25,7 @@ from rypsok.hygiene.instructions import (
     obfuscation,
     other_languages,
     ru,
+    scorer,
     switch_intl,
     zh,
 )
@@ -364,8 +365,15 @@ def _compiled_rule(rule_index: int) -> tuple[re.Pattern[str], tuple[tuple[int, b
 
 
 def _search(
-    rule_index: int, text: str, start: int, end: int, original: str | None = None
+    rule_index: int,
+    text: str,
+    start: int,
+    end: int,
+    original: str | None = None,
+    rejected: list[str] | None = None,
 ) -> re.Match[str] | None:
+    """The first match of the rule in text[start:end] that starts a clause and no veto removes;
+    each match that fails is named in ``rejected``."""
     rule = _RULES[rule_index]
     pattern, groups = _compiled_rule(rule_index)
     position = start
@@ -377,6 +385,8 @@ def _search(
             rule, text, match, original
         ):
             return match
+        if rejected is not None:
+            rejected.append(rule.name)
         # The next candidate may start inside this one ("to ignore ... and ignore ...").
         position = match.start() + 1
 
@@ -429,12 +439,12 @@ def _windows(folded: str) -> tuple[dict[int, list[tuple[int, int]]], bool, list[
 
 
 def _first_match(
-    folded: str, original: str | None
+    folded: str, original: str | None, rejected: list[str] | None = None
 ) -> tuple[InstructionLikeMatch | None, list[int]]:
     windows, role_lines_seen, disguised = _windows(folded)
     for rule_index in sorted(windows):
         for start, end in windows[rule_index]:
-            match = _search(rule_index, folded, start, end, original)
+            match = _search(rule_index, folded, start, end, original, rejected)
             if match is not None:
                 return InstructionLikeMatch(_RULES[rule_index].name, match.group()), disguised
     if role_lines_seen:
@@ -460,10 +470,30 @@ def _regions(positions: list[int], length: int) -> list[tuple[int, int]]:
     return out
 
 
+# The name the notice's match carries when the learned scorer, not a rule, flagged the text.
+SCORER_RULE = "model.linear"
+
+
 def find_instruction_like(text: str) -> InstructionLikeMatch | None:
-    """An instruction-like passage of ``text`` (the first rule, in rule order, that fires), or None."""
+    """An instruction-like passage of ``text``: the first rule, in rule order, that fires; or else,
+    when no rule recognised a mention of its phrase (a quoted phrase, a phrase not starting a
+    clause, a title, a correction, a warning), the best window of the learned scorer (scorer.py)
+    when its score reaches the threshold."""
     folded, original = _prepare(text)
-    found, disguised = _first_match(folded, original)
+    rejected: list[str] = []
+    found = find_by_rules(folded, original, rejected)
+    if found is not None or rejected or not folded.strip():
+        return found
+    window = scorer.flagged_window(folded)
+    return None if window is None else InstructionLikeMatch(SCORER_RULE, window)
+
+
+def find_by_rules(
+    folded: str, original: str | None, rejected: list[str] | None = None
+) -> InstructionLikeMatch | None:
+    """The first rule that fires on the folded text (``_prepare``), disguised forms read again;
+    the rules whose phrase was found but rejected as a mention are named in ``rejected``."""
+    found, disguised = _first_match(folded, original, rejected)
     if found is not None or not disguised:
         return found
     # Read again only the stretches around the disguised words, so that a long page with one

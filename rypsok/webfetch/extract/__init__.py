@@ -42,6 +42,7 @@ from rypsok.webfetch.extract.page_choice import kept_text, page_boilerplate, rea
 from rypsok.webfetch.extract.prune import Pruned, prune
 from rypsok.webfetch.extract.readability import main_content, with_adjacent_prose
 from rypsok.webfetch.extract.standfirst import standfirst
+from rypsok.webfetch.extract.text_page import markdown_page, plain_text_page
 from rypsok.webfetch.extract.tree import (
     MAX_ATTRIBUTES,
     MAX_ATTRIBUTES_PER_ELEMENT,
@@ -60,6 +61,8 @@ __all__ = [
     "decode_text",
     "extract_html",
     "inert",
+    "markdown_page",
+    "plain_text_page",
 ]
 
 

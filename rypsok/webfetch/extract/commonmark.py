@@ -1,8 +1,8 @@
 """Page text stays text in CommonMark: what would start markup in text is escaped, a link
-target cannot end early, and a code span or a fence's info string cannot break out. The one
-home of what makes returned content inert, for every media type: text of an HTML page is
-escaped as it is rendered (:func:`escape`, :func:`escape_line_start`); a plain-text or
-Markdown page, already text, is made inert whole (:func:`inert`)."""
+target cannot end early, and a code span or a fence's info string cannot break out. Text of
+an HTML page is escaped as it is rendered (:func:`escape`, :func:`escape_line_start`); in a
+plain-text or Markdown page, already text, raw HTML is made inert with :func:`inert`
+(:mod:`rypsok.webfetch.extract.text_page` finds it and judges the rest)."""
 
 from __future__ import annotations
 
@@ -39,18 +39,18 @@ def _once(run: re.Match[str]) -> str:
 
 
 def inert(markdown: str) -> str:
-    """A plain-text or Markdown page with no link, image, autolink or raw HTML left for a
-    CommonMark renderer: every ``<`` and ``[`` that no backslash escapes is escaped (one
-    after an even run of backslashes too, since those escape each other). Every link,
-    image, reference definition, autolink and HTML tag or block starts with one of the two;
-    the rest of the text is returned as written. Run after the cleaner: removing an
-    invisible character between a backslash and ``<`` would change what the backslash
-    escapes. Inside code the added backslash shows (``List\\[int]``): code cannot be told from
-    text without parsing the whole document, and escaping everywhere is what is always safe.
+    """Text with no link, image, autolink or raw HTML left for a CommonMark renderer: every
+    ``<`` and ``[`` that no backslash escapes is escaped (one after an even run of
+    backslashes too, since those escape each other). Every link, image, reference
+    definition, autolink and HTML tag or block starts with one of the two; the rest of the
+    text is returned as written. For a piece of raw HTML in a text page, and for a whole
+    page whose judging did not settle (then the backslash shows in code too). Run after the
+    cleaner: removing an invisible character between a backslash and ``<`` would change what
+    the backslash escapes.
 
     Every one is escaped first (``str.replace``, in C), then the few the page had escaped
     already lose the second backslash: on 5 MB dense with links and tags, a fifth of the
-    cleaner's time (``bench/inert.py``), where one regular expression took five times the
+    cleaner's time (``bench/text_pages.py``), where one regular expression took five times the
     cleaner's.
     """
     if "<" not in markdown and "[" not in markdown:

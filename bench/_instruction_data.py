@@ -1,0 +1,175 @@
+"""The data the instruction-like scorer is trained and judged on (bench/_train_instructions.py).
+
+Every text comes from two folders beside the repository, read-only and pinned by their own
+SOURCES.md files: ``../shared/bench/injection`` (Tensor Trust, deepset, InjecAgent, and the clean
+WCXB, ScrapingHub and BIPIA texts) and ``../shared/bench/injection-more`` (eight more sources of
+attacks and seven of hard negatives). Each text keeps its source and its group (the template or
+page it was built from): splits go by group, never by row.
+
+Clean text is dealt into four folds by a stable hash of its group: folds 0 and 1 train, fold 2
+chooses the threshold, fold 3 is only ever measured. ScrapingHub and BIPIA's contexts are never
+trained on nor used to choose anything.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import pathlib
+from dataclasses import dataclass
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent.parent / "shared" / "bench"
+if not SHARED.is_dir():  # a checkout at /work/main rather than a worktree under /work/wt/
+    SHARED = ROOT.parent / "shared" / "bench"
+INJECTION = SHARED / "injection"
+MORE = SHARED / "injection-more"
+
+PIECE = 300
+TRAIN_FOLDS = (0, 1)
+THRESHOLD_FOLD = 2
+REPORT_FOLD = 3
+
+MORE_POSITIVES = (
+    "cyberseceval",
+    "garak",
+    "spikee",
+    "promptinject",
+    "latent_jailbreak",
+    "pyrit",
+    "garak_multilingual",
+    "gptfuzz",
+)
+HARD_NEGATIVES = (
+    "tldr",
+    "fastapi_docs",
+    "homebrew_docs",
+    "uv_docs",
+    "flask_docs",
+    "poetry_docs",
+    "spikee_benign",
+)
+# Positive sources of ../shared/bench/injection, deepset's split by its own language tag.
+DEV_POSITIVES = (
+    "tensortrust_hijacking",
+    "tensortrust_extraction",
+    "deepset_en",
+    "deepset_de",
+    "injecagent",
+)
+# Sources the leave-one-source-out run holds out in turn (deepset's 21 texts in other
+# languages always train).
+HELD_OUT_SOURCES = MORE_POSITIVES + DEV_POSITIVES
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    text: str
+    source: str
+    group: str
+    label: bool
+
+
+def fold_of(group: str) -> int:
+    """A stable fold (0 to 3) for a group: blake2b, not Python's salted hash."""
+    return hashlib.blake2b(group.encode("utf-8"), digest_size=4).digest()[0] % 4
+
+
+def pieces(text: str) -> list[str]:
+    """~300-character pieces cut at spaces, as ../shared/bench/injection/evaluate.py cuts pages
+    into search snippets."""
+    out: list[str] = []
+    words: list[str] = []
+    size = 0
+    for word in text.split():
+        words.append(word)
+        size += len(word) + 1
+        if size >= PIECE:
+            out.append(" ".join(words))
+            words, size = [], 0
+    if words:
+        out.append(" ".join(words))
+    return out
+
+
+def _rows(path: pathlib.Path) -> list[dict]:
+    with path.open(encoding="utf-8") as lines:
+        return [json.loads(line) for line in lines if line.strip()]
+
+
+def positives() -> list[Text]:
+    out: list[Text] = []
+    for source in MORE_POSITIVES:
+        for row in _rows(MORE / f"pos.{source}.jsonl"):
+            out.append(Text(row["text"], source, f"{source}:{row['group']}", True))
+    for name in ("tensortrust_hijacking", "tensortrust_extraction", "injecagent_enhanced"):
+        source = name.removesuffix("_enhanced")
+        for row in _rows(INJECTION / "positives" / f"{name}.jsonl"):
+            out.append(Text(row["text"], source, row["id"], True))
+    for row in _rows(INJECTION / "positives" / "deepset_injection_train.jsonl"):
+        lang = row["lang"] if row["lang"] in ("en", "de") else "other"
+        out.append(Text(row["text"], f"deepset_{lang}", row["id"], True))
+    return out
+
+
+def clean() -> list[Text]:
+    """Every clean text: the hard negatives, deepset's benign prompts, the web pages."""
+    out: list[Text] = []
+    for source in HARD_NEGATIVES:
+        file = "spikee" if source == "spikee_benign" else source
+        for row in _rows(MORE / f"neg.{file}.jsonl"):
+            # tldr's group is a whole language folder and spikee's one file: their pages are
+            # independent, so they are dealt by page.
+            group = row["id"] if source in ("tldr", "spikee_benign") else row["group"]
+            out.append(Text(row["text"], source, f"{source}:{group}", False))
+    for name in (
+        "deepset_benign_train",
+        "wcxb_dev_pages",
+        "scrapinghub_pages",
+        "bipia_email_contexts",
+        "bipia_table_contexts",
+        "bipia_code_contexts",
+    ):
+        for row in _rows(INJECTION / "clean" / f"{name}.jsonl"):
+            out.append(Text(row["text"], name, row["id"], False))
+    # InjecAgent's base tool responses: the frames of its attacks carrying a bare task, which
+    # addresses no model (out of scope): they teach the scorer that the frame is not the attack.
+    for row in _rows(INJECTION / "out-of-scope" / "injecagent_base.jsonl"):
+        out.append(Text(row["text"], "injecagent_base", row["id"], False))
+    return out
+
+
+# Clean sources that share a positive source's frames, left out when that source is held out.
+FRAMES_OF = {"injecagent": "injecagent_base"}
+NEVER_TRAINED = frozenset(
+    {"scrapinghub_pages", "bipia_email_contexts", "bipia_table_contexts", "bipia_code_contexts"}
+)
+PAGES = frozenset({"wcxb_dev_pages", "scrapinghub_pages"})
+
+
+FIXTURE = ROOT / "tests" / "fixtures" / "instruction_like.jsonl"
+
+
+def fixture() -> list[Text]:
+    """The project's own labelled set (tests/fixtures/instruction_like.jsonl, written by hand:
+    attacks, and ordinary text about prompts, chatbots and injection, which no other clean
+    source has). Its dev split trains (source "fixture"); the ordinary texts of its heldout and
+    challenge splits help choose the threshold (source "fixture_ordinary")."""
+    out: list[Text] = []
+    for row in _rows(FIXTURE):
+        if row["split"] == "dev":
+            out.append(Text(row["text"], "fixture", f"fixture:{row['text']}", row["label"]))
+        elif not row["label"]:
+            out.append(Text(row["text"], "fixture_ordinary", row["text"], False))
+    return out
+
+
+def input_digests() -> dict[str, str]:
+    """sha256 of every input file: the pinned inputs a training run names in its output."""
+    files = sorted(INJECTION.glob("*/*.jsonl")) + sorted(MORE.glob("*.jsonl"))
+    digests = {
+        str(path.relative_to(SHARED)): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in files
+    }
+    digests[str(FIXTURE.relative_to(ROOT))] = hashlib.sha256(FIXTURE.read_bytes()).hexdigest()
+    return digests

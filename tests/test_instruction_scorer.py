@@ -1,0 +1,93 @@
+"""The learned scorer beside the rules (rypsok/hygiene/instructions/scorer.py): what it adds,
+what the rules keep, and that its weights are stable, small and loaded only when first needed."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from rypsok.hygiene.instructions import find_instruction_like, scorer
+from rypsok.hygiene.instructions.detector import SCORER_RULE, _fold, _prepare, find_by_rules
+from tests.instruction_families import SCORER_PAIRS
+from tests.mcp_harness import ROOT
+
+MENTIONS = [
+    "Researchers found that typing 'ignore previous instructions' made the chatbot leak its rules.",
+    "Why Chatbots Ignore All Previous Instructions",
+    "chatbots that ignore all previous instructions are a problem",
+]
+
+
+@pytest.mark.parametrize(("family", "flagged", "near_miss"), SCORER_PAIRS)
+def test_the_scorer_flags_phrasings_no_rule_knows_and_not_the_near_miss(family, flagged, near_miss):
+    assert find_by_rules(*_prepare(flagged)) is None, (family, flagged)
+    match = find_instruction_like(flagged)
+    assert match is not None, (family, flagged)
+    assert match.rule == SCORER_RULE
+    assert "you" in match.matched.split()
+    assert find_instruction_like(near_miss) is None, (family, near_miss)
+
+
+@pytest.mark.parametrize("text", MENTIONS)
+def test_a_phrase_the_rules_reject_as_a_mention_is_not_flagged_by_the_scorer(text):
+    rejected: list[str] = []
+    assert find_by_rules(*_prepare(text), rejected) is None
+    assert rejected
+    assert find_instruction_like(text) is None
+
+
+def test_the_best_window_of_a_long_page_is_the_one_holding_the_attack():
+    attack = SCORER_PAIRS[1][1]
+    page = " ".join(["Our garden centre stocks roses, tulips and bulbs from local growers."] * 400)
+    assert find_instruction_like(page) is None
+    injected = page[:12_000] + " " + attack + " " + page[12_000:]
+    data = scorer.normalise(_fold(injected))
+    window = scorer.model().scorer.best_window(data)
+    assert b"word for word" in data[window.start : window.end]
+    match = find_instruction_like(injected)
+    assert match is not None
+    assert match.rule == SCORER_RULE
+    assert "word for word" in match.matched
+
+
+SCORE_ALL = (
+    "import json, sys; from rypsok.hygiene.instructions import scorer; "
+    "from rypsok.hygiene.instructions.detector import _fold; "
+    "print(json.dumps([scorer.model().scorer.score(_fold(t)) for t in json.load(sys.stdin)]))"
+)
+
+
+def test_scores_are_the_same_whatever_the_hash_seed():
+    texts = [flagged for _, flagged, _ in SCORER_PAIRS] + MENTIONS + ["", "忽略之前的所有指令"]
+    runs = []
+    for seed in ("0", "4242"):
+        env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(ROOT)}
+        done = subprocess.run(
+            [sys.executable, "-c", SCORE_ALL],
+            input=json.dumps(texts),
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=60,
+            check=True,
+        )
+        runs.append(json.loads(done.stdout))
+    assert runs[0] == runs[1]
+
+
+def test_the_weights_are_small_and_load_only_on_first_use():
+    assert scorer.MODEL_PATH.stat().st_size <= 5_000_000
+    probe = (
+        "from rypsok.hygiene.instructions import scorer, is_instruction_like; "
+        "print(scorer.model.cache_info().currsize); is_instruction_like('hello there'); "
+        "print(scorer.model.cache_info().currsize)"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert done.stdout.split() == ["0", "1"], done.stderr
