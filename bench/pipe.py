@@ -2,18 +2,26 @@
 the client reads nothing; rypsok's reader against the SDK's stdio_server (the reader
 rypsok used before), both serving the same rypsok Server, in the same run.
 
-    python bench/pipe.py [--quick] [--per-class N] [--pending N] [--pings N]
+    python bench/pipe.py [--quick] [--per-class N] [--pending N] [--pings N] [--flood-mib N]
+        [--before DIR]
 
 Part 1 sends N lines of each class (hostile ones, random bytes, ordinary requests),
 shuffled, to one fresh server per reader (the classes answered with id null each to a
 server of their own, so their answers can be counted), closes stdin and reads stdout to
 its end. A line is
 owed one answer when JSON-RPC asks for one: a request with a readable id (answered with
-that id), a line that is not JSON or not a request (answered with id null). Part 2 writes
+that id), a line that is not JSON or not a request (answered with id null; of a run of such
+lines, a burst, only the first 10 are owed their answer, the rest at most). Part 2 writes
 ``--pending`` tools/call requests without reading stdout and samples the server's RSS.
-Part 3 times pipelined pings through each reader (3 runs each, interleaved).
+Part 3 times pipelined pings through each reader (3 runs each, interleaved). Part 4 is a
+flood: ``--flood-mib`` MiB of random bytes (about 4,000 unreadable lines a MiB), then a
+ping, then stdin closed; it times reading the flood, the ping's answer after it and the exit
+after stdin closes, and counts the log the server wrote and its replies to the garbage
+(``--before DIR``: also a checkout of rypsok from before, as a third reader).
 
-Goal: no line unanswered, no extra answer; RSS flat while replies wait.
+Goal: no line unanswered, no extra answer; RSS flat while replies wait; the flood (20 MiB)
+read within 15 s, the ping after it answered within 5 s, the log grown by at most 1 MB, the
+exit within 3 s of stdin closing.
 """
 
 from __future__ import annotations
@@ -33,6 +41,8 @@ from pathlib import Path
 from typing import Any
 
 import _common as c
+
+from rypsok.serve_stdio.pipe import BURST_ANSWERS
 
 INITIALIZE = {
     "jsonrpc": "2.0",
@@ -142,18 +152,20 @@ CLASSES = [
 ]
 
 
-def start(reader: str, config_path: Path) -> subprocess.Popen:
-    if reader == "rypsok":
-        argv = ["-m", "rypsok", "serve", "--config", str(config_path)]
-    else:
+def start(
+    reader: str, config_path: Path, stderr: Any = subprocess.DEVNULL, root: Path = c.ROOT
+) -> subprocess.Popen:
+    if reader == "sdk":
         argv = [__file__, "--sdk-reader-server", str(config_path)]
+    else:
+        argv = ["-m", "rypsok", "serve", "--config", str(config_path)]
     return subprocess.Popen(
         [sys.executable, *argv],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        cwd=c.ROOT,
-        env={**os.environ, "PYTHONPATH": str(c.ROOT)},
+        stderr=stderr,
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root)},
     )
 
 
@@ -209,17 +221,34 @@ def serve_lines(reader: str, config_path: Path, lines: list[tuple[bytes, Owed]])
     return replies
 
 
+def null_runs(lines: list[tuple[bytes, Owed]]) -> list[int]:
+    """The lengths of the runs of lines owed an answer with id null (a line owed an answer
+    under an id ends a run; one owed nothing does not)."""
+    runs = [0]
+    for _, owed in lines:
+        if owed and owed[0] == "id":
+            runs.append(0)
+        elif owed:
+            runs[-1] += 1
+    return [run for run in runs if run]
+
+
 def count(lines: list[tuple[bytes, Owed]], replies: list[Any]) -> dict[str, int]:
-    """Answers owed, owed but missing, and given but not owed; null-id answers by number only."""
+    """Answers owed, owed but missing, and given but not owed; null-id answers by number only.
+
+    A run of lines owed an answer with id null is a burst (rypsok/serve_stdio/pipe.py): its
+    first BURST_ANSWERS lines are owed their answer, the rest may be answered (a burst
+    longer than a second starts anew) but need not be."""
     owed_ids = Counter(json.dumps(owed[1]) for _, owed in lines if owed and owed[0] == "id")
-    owed_nulls = sum(1 for _, owed in lines if owed and owed[0] == "null")
+    runs = null_runs(lines)
+    least_nulls = sum(min(run, BURST_ANSWERS) for run in runs)
     got = Counter(json.dumps(reply.get("id")) for reply in replies)
     got_nulls = got.pop("null", 0)
-    missing = sum(max(0, n - got[k]) for k, n in owed_ids.items()) + max(0, owed_nulls - got_nulls)
-    extra = sum(max(0, n - owed_ids[k]) for k, n in got.items()) + max(0, got_nulls - owed_nulls)
+    missing = sum(max(0, n - got[k]) for k, n in owed_ids.items()) + max(0, least_nulls - got_nulls)
+    extra = sum(max(0, n - owed_ids[k]) for k, n in got.items()) + max(0, got_nulls - sum(runs))
     return {
         "lines": len(lines),
-        "owed": sum(owed_ids.values()) + owed_nulls,
+        "owed": sum(owed_ids.values()) + least_nulls,
         "unanswered": missing,
         "extra": extra,
     }
@@ -369,6 +398,61 @@ def pings_per_second(config_path: Path, reader: str, pings: int) -> float:
     return pings / took
 
 
+def flood(config_path: Path, reader: str, mib: int, root: Path = c.ROOT) -> dict[str, float]:
+    """``mib`` MiB of random bytes, a ping, stdin closed: seconds to read the flood (until the
+    last byte is taken from the pipe), to the ping's answer after that, and to the exit after
+    stdin closed; bytes of log; replies with id null."""
+    garbage = random.Random(25).randbytes(mib << 20)
+    with tempfile.TemporaryFile() as log:
+        process = start(reader, config_path, stderr=log, root=root)
+        initialize(process)
+        logged_before = os.fstat(log.fileno()).st_size
+        marks: dict[str, float] = {}
+
+        def write() -> None:
+            started = time.monotonic()
+            view = memoryview(garbage)
+            for at in range(0, len(view), 1 << 16):
+                process.stdin.write(view[at : at + (1 << 16)])
+            process.stdin.flush()
+            marks["read"] = time.monotonic() - started
+            process.stdin.write(b'\n{"jsonrpc":"2.0","id":"after","method":"ping"}\n')
+            process.stdin.flush()
+            marks["sent"] = time.monotonic()
+
+        writer = threading.Thread(target=write)
+        writer.start()
+        nulls, fd, pending = 0, process.stdout.fileno(), b""
+        while True:
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                break
+            pending += chunk
+            *lines, pending = pending.split(b"\n")
+            replies = [json.loads(line) for line in lines if line]
+            nulls += sum(reply.get("id") is None for reply in replies)
+            if any(reply.get("id") == "after" for reply in replies):
+                break
+        writer.join()
+        answered = time.monotonic() - marks["sent"]
+        closed = time.monotonic()
+        process.stdin.close()
+        try:
+            process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        exited = time.monotonic() - closed
+        logged = os.fstat(log.fileno()).st_size - logged_before
+    return {
+        "read": marks["read"],
+        "answered": answered,
+        "exit": exited,
+        "log": logged,
+        "nulls": nulls,
+    }
+
+
 async def _sdk_reader_server(config_path: str) -> None:
     """rypsok's Server behind the SDK's stdio_server: the pipe as it was before rypsok.serve_stdio.pipe."""
     from mcp.server.stdio import stdio_server
@@ -395,7 +479,10 @@ def main() -> int:
         per_class=(int, None, "lines of each class (default 200, 20 with --quick)"),
         pending=(int, 20_000, "requests written while the client reads nothing"),
         pings=(int, None, "pipelined pings per run (default 5000, 1000 with --quick)"),
+        flood_mib=(int, None, "MiB of random bytes in part 4 (default 20, 2 with --quick)"),
+        before=(Path, None, "a rypsok checkout from before, flooded as a third reader"),
     )
+    args.flood_mib = args.flood_mib or (2 if args.quick else 20)
     per_class = args.per_class or (20 if args.quick else 200)
     args.pings = args.pings or (1000 if args.quick else 5000)
     c.header(
@@ -436,8 +523,45 @@ def main() -> int:
         )
         ratio = c.median(rates["rypsok"]) / c.median(rates["sdk"])
         print(f"ratio rypsok / SDK: {ratio:.2f}")
+        print(f"\n## Part 4: {args.flood_mib} MiB of random bytes, then a ping\n")
+        readers = ["rypsok", "sdk", *(["before"] if args.before else [])]
+        flooded = {
+            reader: flood(config_path, reader, args.flood_mib, args.before or c.ROOT)
+            if reader == "before"
+            else flood(config_path, reader, args.flood_mib)
+            for reader in readers
+        }
+        c.table(
+            [
+                "reader",
+                "flood read s",
+                "ping after s",
+                "exit after close s",
+                "log MB",
+                "id-null replies",
+            ],
+            [
+                [
+                    reader,
+                    f"{f['read']:.2f}",
+                    f"{f['answered']:.2f}",
+                    f"{f['exit']:.2f}",
+                    f"{f['log'] / 1e6:.3f}",
+                    f"{f['nulls']:.0f}",
+                ]
+                for reader, f in flooded.items()
+            ],
+        )
+        for reader in readers[1:]:
+            ratio = flooded["rypsok"]["read"] / flooded[reader]["read"]
+            print(f"ratio of flood read time rypsok / {reader}: {ratio:.2f}")
     print()
-    met = c.verdict("unanswered lines (rypsok)", totals["rypsok"]["unanswered"], 1, "lines")
+    scale = 20 / args.flood_mib
+    met = c.verdict("flood read (rypsok, per 20 MiB)", flooded["rypsok"]["read"] * scale, 15, "s")
+    met &= c.verdict("ping after the flood (rypsok)", flooded["rypsok"]["answered"], 5, "s")
+    met &= c.verdict("log per 20 MiB (rypsok)", flooded["rypsok"]["log"] * scale / 1e6, 1, "MB")
+    met &= c.verdict("exit after stdin closed (rypsok)", flooded["rypsok"]["exit"], 3, "s")
+    met &= c.verdict("unanswered lines (rypsok)", totals["rypsok"]["unanswered"], 1, "lines")
     met &= c.verdict("extra answers (rypsok)", totals["rypsok"]["extra"], 1, "answers")
     met &= c.verdict(
         "RSS growth while replies wait (rypsok)", growth("rypsok") / (1 << 20), 20, "MiB"

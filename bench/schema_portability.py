@@ -1,11 +1,17 @@
 """Schema portability, in two parts.
 
-Converters: every tool's input schema through the two conversions agent frameworks apply,
-openai-agents' strict conversion (``MCPUtil.to_function_tool`` with
-``convert_schemas_to_strict``, which calls ``ensure_strict_json_schema``) and google-genai's
-MCP function declarations (``mcp_to_gemini_tool``, then ``Schema.from_json_schema``),
-printing per parameter what each keeps: required, null, the range keywords, the range in
-the description, the default, the enum. Needs the bench extra (openai-agents, google-genai).
+Frameworks: seven agent frameworks' own MCP adapters (LlamaIndex, openai-agents non-strict
+and strict, LangChain with and without ``convert_to_openai_tool(strict=True)``, pydantic-ai,
+fastmcp, google-genai's ``mcp_to_gemini_tool``, smolagents with mcpadapt) each start
+``rypsok serve`` from this checkout, load its tools and call each one with the arguments a
+model sends, through the framework's own call path (its argument checks included); the
+matrix says per framework how many tools loaded, how many calls were answered (not refused
+by the framework nor refused by rypsok as invalid_request), and what the schema its model
+sees keeps of each optional argument (its type, null, the enum, the range in the
+description). The frameworks are installed from PyPI, latest versions, into two virtual
+environments the script makes (``--venvs``, kept between runs): one with the MCP SDK 2,
+one with mcp<2 (mcpadapt and langchain-mcp-adapters import what SDK 2 removed). Needs uv
+or pip and PyPI; bench/_frameworks.py is what runs inside them.
 
 Ajv: every tool's input and output schema compiled by Ajv in strict mode (draft-07, which
 the TypeScript MCP SDK 1.x uses, and 2020-12), and the error envelope and sample responses
@@ -13,16 +19,17 @@ validated against each output schema, as strict clients do. Needs node and npm: 
 installed with `npm install ajv@8` into a temporary folder; without them that part says so
 and checks nothing.
 
-    python bench/schema_portability.py [--only converters|ajv]
+    python bench/schema_portability.py [--only frameworks|ajv] [--venvs DIR]
 
-Exits 1 if a converted optional parameter cannot be null, a converted bounded parameter's
-description lost its range, any schema fails to compile or any sample is refused.
+Exits 1 if a framework loads fewer tools than rypsok lists, a call is not answered, a
+converted optional argument lost its type, null, enum or the range in its description, any
+schema fails to compile or any sample is refused.
 """
 
 from __future__ import annotations
 
-import copy
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -138,12 +145,107 @@ def tools() -> list[dict]:
     return listed
 
 
-RANGE_KEYWORDS = {
-    "minimum": "minimum",
-    "maximum": "maximum",
-    "minLength": "min_length",
-    "maxLength": "max_length",
+DEFAULT_VENVS = Path(tempfile.gettempdir()) / "rypsok-bench-frameworks"
+VENVS = {
+    "mcp2": [
+        "llama-index-tools-mcp",
+        "openai-agents",
+        "pydantic-ai-slim[mcp]",
+        "fastmcp",
+        "google-genai",
+    ],
+    "mcp1": [
+        "mcp<2",
+        "smolagents[mcp]",
+        "mcpadapt",
+        "langchain-mcp-adapters",
+        "langchain-core",
+    ],
 }
+"""Two environments: mcpadapt and langchain-mcp-adapters import names the MCP SDK 2
+removed (``mcp.shared.context.RequestContext`` and the like), the others run on SDK 2."""
+FRAMEWORKS = [
+    ("llamaindex", "mcp2"),
+    ("openai-agents", "mcp2"),
+    ("openai-agents strict", "mcp2"),
+    ("langchain", "mcp1"),
+    ("langchain strict", "mcp1"),
+    ("pydantic-ai", "mcp2"),
+    ("fastmcp", "mcp2"),
+    ("google-genai", "mcp2"),
+    ("smolagents", "mcp1"),
+]
+DRIVER = Path(__file__).resolve().parent / "_frameworks.py"
+
+
+def environment(folder: Path, packages: list[str]) -> Path | None:
+    """The python of a virtual environment in ``folder`` with ``packages`` (made once)."""
+    python = folder / "bin" / "python"
+    if python.exists():
+        return python
+    uv = shutil.which("uv")
+    if uv:
+        steps = [
+            [uv, "venv", "-q", "--python", sys.executable, str(folder)],
+            [uv, "pip", "install", "-q", "--python", str(python), *packages],
+        ]
+    else:
+        steps = [
+            [sys.executable, "-m", "venv", str(folder)],
+            [str(python), "-m", "pip", "install", "-q", *packages],
+        ]
+    for step in steps:
+        run = subprocess.run(step, capture_output=True, text=True)
+        if run.returncode != 0:
+            print(f"# {' '.join(step[:3])} failed: {run.stderr.strip()[-500:]}")
+            shutil.rmtree(folder, ignore_errors=True)
+            return None
+    return python
+
+
+def parameter_view(prop: dict[str, Any]) -> dict[str, Any]:
+    """What a converted property says, whatever the framework's dialect: the non-null
+    types, whether null is allowed, the enum (null left out) and the description."""
+    branches = [prop, *prop.get("anyOf", []), *prop.get("any_of", [])]
+    types, null = set(), bool(prop.get("nullable"))
+    for branch in branches:
+        kinds = branch.get("type")
+        for kind in kinds if isinstance(kinds, list) else [kinds]:
+            if kind is None:
+                continue
+            if str(kind).lower() == "null":
+                null = True
+            else:
+                types.add(str(kind).lower())
+    enum = next((b["enum"] for b in branches if "enum" in b), None)
+    return {
+        "types": types,
+        "null": null,
+        "enum": [value for value in enum if value is not None] if enum else None,
+        "description": prop.get("description") or "",
+    }
+
+
+def judged(original: dict[str, Any], converted: dict[str, Any] | None) -> list[str]:
+    """What a framework lost of an input schema's arguments ([] if nothing)."""
+    if converted is None:
+        return ["not loaded"]
+    properties = converted.get("properties", converted)
+    lost = []
+    for name, source in original["properties"].items():
+        if name not in properties:
+            lost.append(f"{name}: gone")
+            continue
+        want, got = parameter_view(source), parameter_view(properties[name])
+        if not got["types"] <= want["types"] or not got["types"]:
+            lost.append(f"{name}: type {sorted(got['types']) or 'none'}")
+        if want["null"] and not got["null"]:
+            lost.append(f"{name}: null")
+        if want["enum"] and got["enum"] != want["enum"]:
+            lost.append(f"{name}: enum")
+        if (bound := stated_range(source)) and bound not in got["description"]:
+            lost.append(f"{name}: range in description")
+    return lost
 
 
 def stated_range(prop: dict[str, Any]) -> str:
@@ -155,126 +257,73 @@ def stated_range(prop: dict[str, Any]) -> str:
     return ""
 
 
-def openai_strict(tool: Any) -> tuple[str, dict[str, Any] | None]:
-    """What openai-agents makes of an MCP tool with ``convert_schemas_to_strict``."""
-    from agents.mcp import MCPServerStdio, MCPUtil
-
-    server = MCPServerStdio(params={"command": sys.executable, "args": []}, name="rypsok")
-    converted = MCPUtil.to_function_tool(tool, server, True)
-    status = "strict" if converted.strict_json_schema else "FELL BACK to non-strict"
-    return status, converted.params_json_schema
-
-
-def without_boolean_schemas(schema: Any) -> Any:
-    if isinstance(schema, dict):
-        return {
-            key: without_boolean_schemas(value)
-            for key, value in schema.items()
-            if not isinstance(value, bool) or key not in {"additionalProperties", "items"}
-        }
-    if isinstance(schema, list):
-        return [without_boolean_schemas(value) for value in schema]
-    return schema
-
-
-def gemini_declaration(tool: Any) -> tuple[str, dict[str, Any] | None]:
-    """What google-genai makes of an MCP tool: its MCP path as shipped, and, when that path
-    fails on ``additionalProperties: false`` (googleapis/python-genai#2393, open), the same
-    conversion with the boolean left out, as the proposed fixes do."""
-    from google.genai import _mcp_utils, types
-
-    try:
-        declared = _mcp_utils.mcp_to_gemini_tool(tool).function_declarations[0].parameters
-        status = "converted"
-    except Exception as error:  # noqa: BLE001 - the third party's failure is the finding
-        status = (
-            f"MCP path FAILED ({type(error).__name__}: {error}; googleapis/python-genai#2393);"
-            " rows below: the same conversion with that bug fixed"
+def frameworks(venvs: Path) -> bool:
+    pythons = {name: environment(venvs / name, packages) for name, packages in VENVS.items()}
+    listed = {tool.name: tool.input_schema for tool in tool_list(config_from_dict({}, env={}))}
+    server = {
+        "command": sys.executable,
+        "args": ["-m", "rypsok", "serve"],
+        "env": {"PYTHONPATH": str(c.ROOT), "PATH": os.environ.get("PATH", "/usr/bin:/bin")},
+    }
+    rows, details, good = [], [], True
+    for framework, venv in FRAMEWORKS:
+        python = pythons[venv]
+        if python is None:
+            rows.append([framework, "-", "not installed", "-", "-"])
+            good = False
+            continue
+        run = subprocess.run(
+            [str(python), str(DRIVER), framework, json.dumps(server)],
+            capture_output=True,
+            text=True,
+            timeout=300,
         )
-        filtered = _mcp_utils._filter_to_supported_schema(
-            without_boolean_schemas(copy.deepcopy(tool.input_schema))
+        try:
+            found = json.loads(run.stdout.strip().splitlines()[-1])
+        except (IndexError, ValueError):
+            found = {"error": run.stderr.strip()[-300:]}
+        if "error" in found:
+            rows.append([framework, "-", "FAILED", "-", found["error"][:120]])
+            good = False
+            continue
+        tools = found["tools"]
+        loaded = sum(tools.get(name, {}).get("schema") is not None for name in listed)
+        outcomes = [outcome for tool in tools.values() for outcome in tool["calls"]]
+        answered = sum(outcome == "answered" for outcome in outcomes)
+        lost = [
+            f"{name}.{item}"
+            for name, schema in listed.items()
+            for item in judged(schema, tools.get(name, {}).get("schema"))
+        ]
+        loose = [name for name, tool in tools.items() if tool.get("strict") is False]
+        if framework.endswith("strict") and loose:
+            # openai-agents keeps a property-less object strict only with
+            # additionalProperties: false, the boolean google-genai cannot read: engine_status
+            # (no arguments) is the one tool it serves non-strict, by choice (docs/install.md)
+            argumentless = [name for name in loose if not listed[name]["properties"]]
+            lost += [f"{name}: non-strict" for name in loose if name not in argumentless]
+            notes = [f"{name} non-strict (no arguments)" for name in argumentless]
+        else:
+            notes = []
+        good &= loaded == len(listed) and answered == len(outcomes) and not lost
+        rows.append(
+            [
+                framework,
+                found["version"],
+                f"{loaded} of {len(listed)}",
+                f"{answered} of {len(outcomes)}",
+                "; ".join(lost or ["type, null, enum, range in description", *notes]),
+            ]
         )
-        declared = types.Schema.from_json_schema(json_schema=types.JSONSchema(**filtered))
-    return status, declared.model_dump(exclude_none=True, mode="json") if declared else None
-
-
-def kept(
-    converter: str, original: dict[str, Any], name: str, converted: dict[str, Any]
-) -> tuple[list[str], bool]:
-    """One row for parameter ``name``, and whether it keeps what rypsok needs kept."""
-    prop = (converted.get("properties") or {}).get(name, {})
-    source = original["properties"][name]
-    optional = name not in original.get("required", [])
-    branches = prop.get("anyOf", [prop])
-    gemini = converter == "google-genai"
-    keywords = RANGE_KEYWORDS.values() if gemini else RANGE_KEYWORDS.keys()
-    ranges = sorted({key for branch in branches for key in keywords if key in branch})
-    if gemini:
-        null = bool(prop.get("nullable"))
-    else:
-        null = any(b.get("type") == "null" or "null" in (b.get("type") or []) for b in branches)
-    wanted = stated_range(source)
-    described = prop.get("description") or ""
-    in_words = "-" if not wanted else ("yes" if wanted in described else "LOST")
-    says_null = "-" if not optional else ("yes" if "null or left out" in described else "LOST")
-    good = (null or not optional) and "LOST" not in (in_words, says_null)
-    row = [
-        name,
-        "yes" if name in (converted.get("required") or []) else "no",
-        ("yes" if null else "LOST") if optional else ("yes" if null else "no"),
-        ",".join(ranges) or "-",
-        in_words,
-        says_null,
-        "yes" if "default" in prop else ("-" if "default" not in source else "dropped"),
-        "yes" if any("enum" in branch for branch in branches) else "-",
-    ]
-    return row, good
-
-
-def converters() -> bool:
-    try:
-        import agents  # noqa: F401
-        import google.genai  # noqa: F401
-    except ImportError as missing:
-        print(f"# converters skipped: {missing.name} is not installed (pip install -e '.[bench]')")
-        return True
-    from importlib.metadata import version
-
-    print(f"# openai-agents {version('openai-agents')}, google-genai {version('google-genai')}")
-    rows, statuses, good = [], [], True
-    for label, data in CONFIGS.items():
-        for tool in tool_list(config_from_dict(data, env={})):
-            for converter, convert in (
-                ("openai-agents", openai_strict),
-                ("google-genai", gemini_declaration),
-            ):
-                status, converted = convert(tool)
-                statuses.append([converter, label, tool.name, status])
-                for name in tool.input_schema["properties"]:
-                    row, ok = kept(converter, tool.input_schema, name, converted or {})
-                    good &= ok
-                    rows.append([converter, label, tool.name, *row])
-    c.table(["converter", "config", "tool", "conversion"], statuses)
-    print()
-    c.table(
-        [
-            "converter",
-            "config",
-            "tool",
-            "parameter",
-            "required",
-            "null",
-            "range keywords",
-            "range in description",
-            "null in description",
-            "default",
-            "enum",
-        ],
-        rows,
-    )
-    optional = sum(row[5] != "no" for row in rows)
-    nullable = sum(row[5] == "yes" for row in rows)
-    print(f"# {nullable} of {optional} optional parameters can be null after conversion")
+        details += [
+            [framework, name, outcome]
+            for name, tool in tools.items()
+            for outcome in tool["calls"]
+            if outcome != "answered"
+        ]
+    c.table(["framework", "version", "tools loaded", "calls answered", "kept (or lost)"], rows)
+    for framework, name, outcome in details:
+        print(f"# {framework} {name}: {outcome}")
     return good
 
 
@@ -312,13 +361,15 @@ def ajv() -> bool:
 
 def main() -> int:
     options = c.arguments(
-        __doc__.splitlines()[0], only=(str, "", "run one part: converters or ajv")
+        __doc__.splitlines()[0],
+        only=(str, "", "run one part: frameworks or ajv"),
+        venvs=(Path, DEFAULT_VENVS, "where the frameworks' virtual environments are kept"),
     )
     c.header("schema portability", "python bench/schema_portability.py")
     good = True
-    if options.only in ("", "converters"):
-        print("\n## converters: what each keeps of the input schemas")
-        good &= converters()
+    if options.only in ("", "frameworks"):
+        print("\n## frameworks: each one's own MCP adapter loads and calls every tool")
+        good &= frameworks(options.venvs)
     if options.only in ("", "ajv"):
         print("\n## Ajv strict mode")
         good &= ajv()

@@ -4,14 +4,17 @@ The ``category`` enum lists only served categories, ``language`` is present only
 when more than one language is configured, and every output schema also admits
 the error envelope (strict clients validate error results against it too).
 
-Written for every client, not just full JSON Schema 2020-12 validators: a nullable
-field (and every optional argument, where null means "not given") is ``anyOf`` a type and
-null, never a type array (single-type converters such as the OpenAPI subset of Gemini
-function declarations refuse arrays), every bound is written into the description too
-(converters drop ``minimum``/``maxLength`` and the like), and each
-``oneOf`` branch defines the properties it requires (Ajv's strict mode refuses a
-``required`` name its own schema object does not define). bench/schema_portability.py
-compiles them with Ajv in strict mode.
+Input schemas are written for every agent framework's own MCP adapter (the matrix is
+bench/schema_portability.py, docs/install.md): an optional argument is a type array with
+null (``"type": ["integer", "null"]``, null in its ``enum`` too), not ``anyOf``, since
+smolagents' adapter reads a property without a top-level ``type`` as a string; no
+``additionalProperties`` is advertised on an input schema, since google-genai's MCP
+conversion crashes on the boolean (rypsok still refuses unknown arguments, validate.py);
+every bound is written into the description too (converters drop ``minimum``/``maxLength``
+and the like). Output schemas keep ``anyOf`` for a nullable field and
+``additionalProperties: false``, and each ``oneOf`` branch defines the properties it
+requires (Ajv's strict mode refuses a ``required`` name its own schema object does not
+define). bench/schema_portability.py compiles them with Ajv in strict mode.
 """
 
 from __future__ import annotations
@@ -112,12 +115,18 @@ def _describe(
 
 def _optional(schema: dict[str, Any], default: Any = None) -> dict[str, Any]:
     """An optional argument: ``schema`` or null, null taken as left out. Strict converters
-    (openai-agents) make every property required, so null is how a model says "not given".
+    (openai-agents, LangChain's strict) make every property required, so null is how a
+    model says "not given".
 
-    ``anyOf`` with null, not a type array; the description stands beside the ``anyOf``
-    (where clients read it) and inside the typed branch (google-genai folds the ``anyOf``
-    into ``nullable`` and keeps only that branch's description)."""
-    optional: dict[str, Any] = {"anyOf": [schema, {"type": "null"}]}
+    Both spellings of "or null", as each adapter reads one: ``anyOf`` (LlamaIndex builds
+    ``Optional[int]`` from it, and reads only the first type of a type array) and a type
+    array beside it (smolagents' adapter reads a property without ``type`` as a string, then
+    refuses an integer). The description stands beside the ``anyOf`` (where clients read
+    it) and inside the typed branch (google-genai keeps only that branch's)."""
+    optional: dict[str, Any] = {
+        "type": [schema["type"], "null"],
+        "anyOf": [schema, {"type": "null"}],
+    }
     if default is not None:
         optional["default"] = default
     optional["description"] = schema["description"]
@@ -182,7 +191,6 @@ def search_input(config: Config) -> dict[str, Any]:
         "type": "object",
         "properties": properties,
         "required": ["query"],
-        "additionalProperties": False,
     }
 
 
@@ -209,7 +217,9 @@ def search_output() -> dict[str, Any]:
     )
 
 
-STATUS_INPUT = {"type": "object", "properties": {}, "additionalProperties": False}
+STATUS_INPUT = {"type": "object", "properties": {}}
+"""Input schemas advertise no ``additionalProperties``: google-genai's MCP conversion crashes
+on the boolean (googleapis/python-genai#2393); validate.py refuses unknown arguments."""
 
 
 def status_output() -> dict[str, Any]:
@@ -278,7 +288,6 @@ def fetch_input(config: Config) -> dict[str, Any]:
             ),
         },
         "required": ["url"],
-        "additionalProperties": False,
     }
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 
 import anyio
 import pytest
@@ -20,6 +19,7 @@ from tests.mcp_harness import (
     structured,
     write_toml,
 )
+from tests.server_fork import rypsok_command
 
 pytestmark = pytest.mark.anyio
 
@@ -48,6 +48,7 @@ async def test_tool_list_follows_the_configuration(config_file, transport):
     assert "language" not in properties
     described = "How many results to return at most; 1 to 20; null or left out: 5."
     assert properties["max_results"] == {
+        "type": ["integer", "null"],
         "anyOf": [
             {"type": "integer", "minimum": 1, "maximum": 20, "description": described},
             {"type": "null"},
@@ -57,7 +58,7 @@ async def test_tool_list_follows_the_configuration(config_file, transport):
     }
     assert properties["time_range"]["anyOf"][0]["enum"] == ["day", "week", "month", "year"]
     assert search.input_schema["required"] == ["query"]
-    assert search.input_schema["additionalProperties"] is False
+    assert "additionalProperties" not in search.input_schema
     for tool in tools.values():
         assert tool.title and tool.description
         assert tool.annotations.read_only_hint is True
@@ -261,7 +262,7 @@ def test_stdout_carries_only_mcp_messages(config_file, engines):
         },
     ]
     process = subprocess.Popen(
-        [sys.executable, "-m", "rypsok", "serve", "--config", str(config_file())],
+        rypsok_command("serve", "--config", str(config_file())),
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -16,8 +16,8 @@ import select
 import signal
 import socket
 import subprocess
-import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -32,6 +32,7 @@ from rypsok.serve_stdio import pipe as stdio
 from tests.conftest import config_data
 from tests.engine_servers import Play, json_play
 from tests.mcp_harness import ROOT, assert_conforms, modern_client, write_toml
+from tests.server_fork import rypsok_command
 
 INITIALIZE = {
     "jsonrpc": "2.0",
@@ -71,7 +72,7 @@ class RawServer:
     def __init__(self, config_path: Path, stdout: Any = subprocess.PIPE):
         self.stderr = tempfile.TemporaryFile()  # noqa: SIM115 (closed in close())
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "rypsok", "serve", "--config", str(config_path)],
+            rypsok_command("serve", "--config", str(config_path)),
             stdin=subprocess.PIPE,
             stdout=stdout,
             stderr=self.stderr,
@@ -567,4 +568,59 @@ def test_a_closed_socket_for_stdout_ends_the_server_at_its_next_reply(server):
     ours.close()
     raw.send(line({"jsonrpc": "2.0", "id": 70, "method": "ping"}))
     assert raw.process.wait(timeout=5) == 0
+    assert "Traceback" not in raw.log()
+
+
+def garbage_lines(mib: int) -> list[bytes]:
+    """Random bytes cut at their own line ends, kept where the pipe answers with id null
+    (what a flood of garbage is: no line with an id the pipe can read)."""
+    import random
+
+    flood = random.Random(25).randbytes(mib << 20).split(b"\n")
+    return [
+        part
+        for part in flood
+        if isinstance(verdict := wire.judge(part), wire.Answer) and verdict.request_id is None
+    ]
+
+
+def test_a_flood_of_garbage_is_answered_and_logged_bounded_and_starves_nothing(server):
+    flood = garbage_lines(2)
+    assert len(flood) > 7000
+    raw = server()
+    raw.initialize()
+    tail = [b"nope"] * 25
+    data = b"\n".join(
+        [
+            *flood,
+            line({"jsonrpc": "2.0", "id": "after", "method": "ping"}).rstrip(b"\n"),
+            *tail,
+            line(call("call", "engine_status", {})).rstrip(b"\n"),
+            b"",
+        ]
+    )
+    writer = threading.Thread(target=raw.send, args=(data,))
+    writer.start()
+    first = []
+    while (reply := raw.read_reply()) is not None and reply["id"] != "after":
+        first.append(reply)
+    assert reply == {"jsonrpc": "2.0", "id": "after", "result": {}}
+    writer.join()
+    replies = [*first, reply, *raw.replies_until_end()]  # and it exits 0 at stdin's end
+    keyed = by_id([reply for reply in replies if reply["id"] is not None])
+    assert set(keyed) == {'"after"', '"call"'}
+    assert "outcome" in keyed['"call"']["result"]["structuredContent"]
+    nulls = [reply for reply in replies if reply["id"] is None]
+    assert all(reply["error"]["code"] in (-32700, -32600) for reply in nulls)
+    events = [json.loads(record) for record in raw.log().splitlines() if record.startswith("{")]
+    bursts = [event for event in events if event["event"] == "pipe_refused_burst"]
+    refused = [event for event in events if event["event"] == "pipe_refused"]
+    # each unreadable line is either answered (and logged) on its own or counted in a burst
+    assert len(refused) == len(nulls)
+    assert len(nulls) + sum(burst["unanswered"] for burst in bursts) == len(flood) + len(tail)
+    assert all(burst["lines"] - burst["unanswered"] == stdio.BURST_ANSWERS for burst in bursts)
+    # a burst ends at a readable line: the flood and the tail are summed up apart
+    assert bursts[-1] == {**bursts[-1], "lines": len(tail), "unanswered": 15}
+    assert len(nulls) <= stdio.BURST_ANSWERS * (len(bursts) + 1)
+    assert len(raw.log()) < 50_000  # 2 MiB of garbage, 8,000 lines: a few records
     assert "Traceback" not in raw.log()

@@ -1,10 +1,13 @@
 """The tools' schemas as strict and simple clients read them.
 
-Structure: no type arrays (single-type converters such as the OpenAPI subset of Gemini
-function declarations refuse them), every ``required`` name defined beside it (Ajv's strict
-mode refuses the schema otherwise), a type on every property. Meaning: the error envelope
-and real responses validate under JSON Schema 2020-12, and a payload of neither shape does
-not. bench/schema_portability.py compiles the same schemas with Ajv in strict mode.
+Structure: every required name defined beside it (Ajv's strict mode refuses the schema
+otherwise), a top-level ``type`` on every property. Shape decisions for the agent
+frameworks' own MCP adapters (the matrix is bench/schema_portability.py): an optional
+argument is both a type array with null and an ``anyOf`` of the same two (smolagents reads
+only ``type``, LlamaIndex only ``anyOf``), and input schemas advertise no
+``additionalProperties`` (google-genai crashes on the boolean) while rypsok still refuses
+unknown arguments. Meaning: the error envelope and real responses validate under JSON
+Schema 2020-12, and a payload of neither shape does not.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from rypsok.server import tool_list
 from tests.conftest import make_config
 from tests.engine_servers import json_play
 from tests.fetch_servers import Site, html, robots, running
+from tests.mcp_harness import session, structured, write_toml
 
 pytestmark = pytest.mark.anyio
 
@@ -64,9 +68,13 @@ SCHEMAS = dict(every_schema())
 
 
 @pytest.mark.parametrize("label", sorted(SCHEMAS))
-def test_no_schema_uses_a_type_array(label):
+def test_a_type_array_is_one_type_and_null_beside_an_any_of_of_the_same(label):
     for path, schema in subschemas(SCHEMAS[label]):
-        assert not isinstance(schema.get("type"), list), f"{label} {path}: {schema['type']}"
+        if isinstance(schema.get("type"), list):
+            kind, null = schema["type"]
+            assert null == "null" and kind != "null", f"{label} {path}"
+            typed, untyped = schema["anyOf"]
+            assert typed["type"] == kind and untyped == {"type": "null"}, f"{label} {path}"
 
 
 @pytest.mark.parametrize("label", sorted(SCHEMAS))
@@ -85,6 +93,78 @@ def test_every_property_has_a_type_or_an_any_of_of_types(label):
                 assert all("type" in branch for branch in sub["anyOf"]), where
             else:
                 assert isinstance(sub.get("type"), str), where
+
+
+INPUTS = {label: schema for label, schema in SCHEMAS.items() if label.endswith("/input")}
+
+
+@pytest.mark.parametrize("label", sorted(INPUTS))
+def test_every_input_property_has_a_type_at_its_top(label):
+    """smolagents' adapter (mcpadapt) reads a property without ``type`` as a string, and
+    smolagents then refuses ``max_results: 5``."""
+    schema = INPUTS[label]
+    for name, prop in schema["properties"].items():
+        assert "type" in prop, f"{label} {name}"
+        if name in schema.get("required", []):
+            assert isinstance(prop["type"], str) and "anyOf" not in prop, f"{label} {name}"
+
+
+@pytest.mark.parametrize("label", sorted(INPUTS))
+def test_optional_arguments_are_a_type_array_and_an_any_of_with_null(label):
+    """LlamaIndex builds ``Optional[int]`` from the ``anyOf`` (and takes only the first type
+    of an array); smolagents, google-genai and the strict converters read the array."""
+    schema = INPUTS[label]
+    optional = [name for name in schema["properties"] if name not in schema.get("required", [])]
+    assert optional or "engine_status" in label
+    for name in optional:
+        prop = schema["properties"][name]
+        typed = prop["anyOf"][0]
+        assert prop["type"] == [typed["type"], "null"], f"{label} {name}"
+        assert prop["anyOf"] == [typed, {"type": "null"}], f"{label} {name}"
+        assert typed["description"] == prop["description"], f"{label} {name}"
+        assert "enum" not in prop and "minimum" not in prop, f"{label} {name}"
+
+
+@pytest.mark.parametrize("label", sorted(INPUTS))
+def test_input_schemas_advertise_no_additional_properties(label):
+    """google-genai's ``mcp_to_gemini_tool`` crashes on ``additionalProperties: false``
+    (googleapis/python-genai#2393); the refusal is rypsok's (the next test)."""
+    for path, schema in subschemas(INPUTS[label]):
+        assert "additionalProperties" not in schema, f"{label} {path}"
+
+
+def test_optional_integers_validate_as_integers_and_null_and_nothing_else():
+    schema = INPUTS["default/web_search/input"]
+    validator = jsonschema.Draft202012Validator(schema)
+    for value in (5, None):
+        assert validator.is_valid({"query": "x", "max_results": value})
+        assert validator.is_valid({"query": "x", "time_range": value and "day"})
+    for value in ("5", 5.5, 0, 21, True):
+        assert not validator.is_valid({"query": "x", "max_results": value}), value
+    assert not validator.is_valid({"query": "x", "time_range": "decade"})
+
+
+async def test_unknown_arguments_are_still_refused_through_the_mcp_client(tmp_path):
+    path = write_toml({}, tmp_path / "rypsok.toml")
+    async with session(path) as client:
+        tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+        for name, arguments in [
+            ("web_search", {"query": "x", "max_results": 5, "colour": "red"}),
+            ("engine_status", {"colour": "red"}),
+            ("web_fetch", {"url": "https://example.org/", "colour": "red"}),
+        ]:
+            assert "additionalProperties" not in tools[name].input_schema
+            payload = structured(await client.call_tool(name, arguments))
+            assert payload == {
+                "error": {
+                    "kind": "invalid_request",
+                    "message": "unknown parameter 'colour'; remove it",
+                    "detail": {
+                        "parameter": "colour",
+                        "allowed": list(tools[name].input_schema["properties"]),
+                    },
+                }
+            }, name
 
 
 @pytest.mark.parametrize("label", sorted(SCHEMAS))

@@ -6,6 +6,11 @@ replies wait, and cancels the calls in flight when stdin ends. Here:
 
 - every line is judged by :func:`rypsok.serve_stdio.wire.judge` and gets exactly one answer
   when it carries a readable id;
+- a burst of lines whose id cannot be read (a flood of garbage) is answered and logged
+  bounded: the first ``BURST_ANSWERS`` of a burst each get their -32700/-32600 with id null
+  (or are ignored, as a broken notification is) and their log record, the rest are counted into one ``pipe_refused_burst`` record when
+  the burst ends (at a readable line, at the end of stdin, or after ``BURST_S``); JSON-RPC
+  owes no particular answer to input whose id it cannot read;
 - at most ``MAX_OWED_REPLIES`` requests are owed an answer at once (in flight or
   written but not yet taken by the client); past that, stdin is not read, so a
   client that stops reading stdout stalls its own writes instead of growing
@@ -45,6 +50,10 @@ MAX_OWED_REPLIES = 128
 """Requests owed an answer at once; past it, rypsok stops reading stdin until one is written."""
 READ_CHUNK = 1 << 16
 MAX_REPLIES_PER_WRITE = 64
+BURST_ANSWERS = 10
+"""Lines without a readable id answered (and logged) one by one in a burst; the rest are counted."""
+BURST_S = 1.0
+"""A burst of unreadable lines longer than this is summed up and a new one begins."""
 
 
 @contextlib.contextmanager
@@ -180,9 +189,36 @@ class Remembered:
     """The per-request envelope (2026-07-28) of the client's last request that had one."""
 
 
+class Burst:
+    """Consecutive lines whose id cannot be read: which of them are answered one by one,
+    and one log record with the count of the rest when the burst ends."""
+
+    def __init__(self, answers: int = BURST_ANSWERS, seconds: float = BURST_S):
+        self.answers = answers
+        self.seconds = seconds
+        self.lines = 0
+        self.started = 0.0
+
+    def take(self, now: float) -> bool:
+        """Count one such line; whether it is answered (and logged) on its own."""
+        if self.lines and now - self.started >= self.seconds:
+            self.end()
+        if not self.lines:
+            self.started = now
+        self.lines += 1
+        return self.lines <= self.answers
+
+    def end(self) -> None:
+        if self.lines > self.answers:
+            counts = {"lines": self.lines, "unanswered": self.lines - self.answers}
+            log.info("pipe_refused_burst", extra={"fields": counts})
+        self.lines = 0
+
+
 async def _read_requests(fd: int, to_sdk: Any, replies: Any, owed: Owed) -> None:
     splitter = wire.LineSplitter()
     remembered = Remembered()
+    burst = Burst()
     async with to_sdk, replies:
         while True:
             try:
@@ -192,12 +228,28 @@ async def _read_requests(fd: int, to_sdk: Any, replies: Any, owed: Owed) -> None
             except OSError:
                 chunk = b""
             for line in splitter.feed(chunk) if chunk else splitter.close():
+                verdict = wire.judge(line)
+                if isinstance(verdict, wire.Ignore) and verdict.quiet:
+                    continue
+                if _unreadable(verdict):
+                    if not burst.take(trio.current_time()):
+                        continue
+                else:
+                    burst.end()
                 await owed.room()
-                await _take(wire.judge(line), to_sdk, replies, owed, remembered)
+                await _take(verdict, to_sdk, replies, owed, remembered)
             if not chunk:
                 break
+        burst.end()
         await owed.none()
     log.info("stdin_closed")
+
+
+def _unreadable(verdict: wire.Verdict) -> bool:
+    """A line owed no answer under an id: answered with id null, or not at all."""
+    return isinstance(verdict, wire.Ignore) or (
+        isinstance(verdict, wire.Answer) and verdict.request_id is None
+    )
 
 
 async def _take(
