@@ -40,15 +40,21 @@ class Merged:
 
     @property
     def best(self) -> Appearance:
+        if len(self.appearances) == 1:
+            return self.appearances[0]
         return min(self.appearances, key=lambda a: (a.rank, a.engine))
 
     @property
     def shown_url(self) -> str:
+        if len(self.appearances) == 1:
+            return self.appearances[0].url
         https = [a for a in self.appearances if a.url.lower().startswith("https:")]
         return min(https or self.appearances, key=lambda a: (a.rank, a.engine)).url
 
     @property
     def date(self) -> str | None:
+        if len(self.appearances) == 1:
+            return self.appearances[0].result.date or None
         for appearance in sorted(self.appearances, key=lambda a: (a.rank, a.engine)):
             if appearance.result.date:
                 return appearance.result.date
@@ -56,6 +62,8 @@ class Merged:
 
     @property
     def engines(self) -> list[str]:
+        if len(self.appearances) == 1:
+            return [self.appearances[0].engine]
         return sorted({a.engine for a in self.appearances})
 
 
