@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from rypsok import bounds, errors, schemas
 from rypsok.config import Config
-from rypsok.engines.base import TIME_RANGES
+from rypsok.engines.base import CATEGORIES, TIME_RANGES
 
 if TYPE_CHECKING:
     from rypsok.net.url import FetchURL
@@ -90,6 +90,8 @@ def search_request(arguments: dict[str, Any], config: Config) -> SearchRequest:
 
     served = config.served_categories()
     category = arguments.get("category", "general")
+    if not served and category in CATEGORIES:
+        raise errors.no_engine_for_category(category)
     if not isinstance(category, str) or category not in served:
         raise errors.not_allowed("category", served)
 
