@@ -41,9 +41,10 @@ class FetchRequest:
     start_char: int
 
 
-ALSO_ACCEPTED = ("language",)
-"""Accepted though the schema may not list it: with one configured language the schema has no
-``language``, and a call naming that language is still answered (docs/tools.md)."""
+ALSO_ACCEPTED = ("language", "category")
+"""Accepted though the schema may not list them: with one configured language the schema has no
+``language``, and a call naming that language is still answered (docs/tools.md); with no engine
+enabled it has no ``category``, and a call naming one is answered unavailable no_engine."""
 
 
 def _given(
