@@ -385,6 +385,36 @@ async def test_only_posts_reach_mcp_and_bad_json_is_a_jsonrpc_error(engines, tmp
     assert fine.json()["result"]["structuredContent"]["outcome"] == "ok"
 
 
+async def test_a_batch_or_an_unreadable_id_is_32600_with_id_null_as_on_stdio(engines, tmp_path):
+    """The SDK answered a batch -32602 with pydantic's validation text, and took a request
+    with an id of null, a fraction or a boolean for a notification (202, no answer)."""
+    ping = {"jsonrpc": "2.0", "method": "ping"}
+    bodies = {
+        "batch": [{**ping, "id": 1}, {**ping, "id": 2}],
+        "empty batch": [],
+        "null id": {**ping, "id": None},
+        "fraction id": {**ping, "id": 1.5},
+        "boolean id": {**ping, "id": True},
+        "object id": {**ping, "id": {"a": 1}},
+    }
+    async with http_server(config_file(engines, tmp_path)) as (base, _):
+        answers = {label: await post_mcp(base, body) for label, body in bodies.items()}
+        fine = [await post_mcp(base, {**ping, "id": request_id}) for request_id in (0, "7")]
+        notified = await post_mcp(base, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+    for label, answer in answers.items():
+        assert answer.status_code == 400, label
+        body = answer.json()
+        assert body["id"] is None and body["jsonrpc"] == "2.0", label
+        assert (body["error"]["code"], body["error"]["message"]) == (-32600, "Invalid Request")
+        expected = "batches are not" if "batch" in label else "id must be a string or an integer"
+        assert body["error"]["data"].startswith(expected), label
+    assert [(a.status_code, a.json()["id"], a.json()["result"]) for a in fine] == [
+        (200, 0, {}),
+        (200, "7", {}),
+    ]
+    assert notified.status_code == 202
+
+
 def samples(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
     found = {}
     for family in text_string_to_metric_families(text):

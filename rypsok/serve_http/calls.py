@@ -29,16 +29,18 @@ from collections.abc import Hashable
 from typing import Any
 
 import anyio
+import mcp_types as types
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.shared.exceptions import MCPError
 from mcp.shared.jsonrpc_dispatcher import (
     cancelled_request_id_from_params,
     progress_token_from_params,
 )
-from starlette.responses import PlainTextResponse
+from starlette.responses import JSONResponse, PlainTextResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rypsok.observability import telemetry
+from rypsok.serve_stdio import wire
 from rypsok.server import caller_name
 
 log = logging.getLogger("rypsok.http")
@@ -68,15 +70,39 @@ CURRENT: contextvars.ContextVar[Watch | None] = contextvars.ContextVar(
 """The POST being answered (the SDK's tasks for it start in its context, so they see it)."""
 
 
-def asks_for_progress(body: bytes) -> bool:
-    """Whether a POST body is a tools/call whose ``_meta`` carries a progress token."""
+def read_body(body: bytes) -> Any:
+    """The JSON of a POST body; None when it is not JSON or nested too deep (the SDK answers
+    it with -32700)."""
     try:
-        message = json.loads(body)
-    except (ValueError, RecursionError):  # not JSON, or nested too deep: the SDK answers it
-        return False
+        return json.loads(body)
+    except (ValueError, RecursionError):
+        return None
+
+
+def asks_for_progress(message: Any) -> bool:
+    """Whether a POST body's message is a tools/call whose ``_meta`` carries a progress token."""
     if not isinstance(message, dict) or message.get("method") != "tools/call":
         return False
     return progress_token_from_params(message.get("params")) is not None
+
+
+def refusal(message: Any) -> dict[str, Any] | None:
+    """The -32600 (id null) a POST body's message gets before the SDK sees it, as the stdio
+    pipe answers the same line: a batch (the SDK would answer -32602 with pydantic's text),
+    or a request whose id is neither a string nor an integer (the SDK would take it for a
+    notification and answer 202 with nothing)."""
+    if isinstance(message, list):
+        why = "batches are not supported: send one JSON-RPC message at a time"
+    elif isinstance(message, dict) and "method" in message and "id" in message:
+        request_id = message["id"]
+        if isinstance(request_id, str) or (
+            isinstance(request_id, int) and not isinstance(request_id, bool)
+        ):
+            return None
+        why = "id must be a string or an integer"
+    else:
+        return None
+    return wire.rpc_error(None, types.INVALID_REQUEST, why)
 
 
 def accepts_a_stream(scope: Scope) -> bool:
@@ -119,7 +145,12 @@ class CallWatch:
             await response(scope, receive, send)
             return
         body = b"".join(m.get("body", b"") for m in received if m["type"] == "http.request")
-        watch = Watch(complete and accepts_a_stream(scope) and asks_for_progress(body))
+        message = read_body(body) if complete and size <= self.max_body else None
+        refused = refusal(message)
+        if refused is not None:
+            await JSONResponse(refused, status_code=400)(scope, receive, send)
+            return
+        watch = Watch(complete and accepts_a_stream(scope) and asks_for_progress(message))
 
         async def replay() -> Message:
             if received:
