@@ -92,7 +92,7 @@ def search_request(arguments: dict[str, Any], config: Config) -> SearchRequest:
     served = config.served_categories()
     category = arguments.get("category", "general")
     if not served and category in CATEGORIES:
-        raise errors.no_engine_for_category(category)
+        raise errors.no_engine_enabled()
     if not isinstance(category, str) or category not in served:
         raise errors.not_allowed("category", served)
 
