@@ -385,29 +385,38 @@ async def test_only_posts_reach_mcp_and_bad_json_is_a_jsonrpc_error(engines, tmp
     assert fine.json()["result"]["structuredContent"]["outcome"] == "ok"
 
 
-async def test_a_batch_or_an_unreadable_id_is_32600_with_id_null_as_on_stdio(engines, tmp_path):
-    """The SDK answered a batch -32602 with pydantic's validation text, and took a request
-    with an id of null, a fraction or a boolean for a notification (202, no answer)."""
+async def test_json_that_is_no_json_rpc_message_is_32600_as_on_stdio(engines, tmp_path):
+    """The SDK answered these -32602 with id null and pydantic's validation text, and took a
+    request with an id of null, a fraction or a boolean for a notification (202, no answer).
+    Now each gets -32600: under its id when the id can be read, else id null."""
     ping = {"jsonrpc": "2.0", "method": "ping"}
-    bodies = {
-        "batch": [{**ping, "id": 1}, {**ping, "id": 2}],
-        "empty batch": [],
-        "null id": {**ping, "id": None},
-        "fraction id": {**ping, "id": 1.5},
-        "boolean id": {**ping, "id": True},
-        "object id": {**ping, "id": {"a": 1}},
+    bodies: dict[str, tuple[Any, Any, str]] = {
+        "batch": ([{**ping, "id": 1}, {**ping, "id": 2}], None, "batches are not supported"),
+        "empty batch": ([], None, "batches are not supported"),
+        "a number": (7, None, "a message is a JSON object"),
+        "null id": ({**ping, "id": None}, None, "id must be a string or an integer"),
+        "fraction id": ({**ping, "id": 1.5}, None, "id must be a string or an integer"),
+        "boolean id": ({**ping, "id": True}, None, "id must be a string or an integer"),
+        "object id": ({**ping, "id": {"a": 1}}, None, "id must be a string or an integer"),
+        "no method": ({"jsonrpc": "2.0", "id": 100, "mthod": "ping"}, 100, "a request needs"),
+        "params a list": ({**ping, "id": "p", "params": [1]}, "p", "params must be an object"),
+        "jsonrpc 1.0": ({**ping, "jsonrpc": "1.0", "id": 3}, 3, 'jsonrpc must be "2.0"'),
     }
+    surrogate_id = b'{"jsonrpc":"2.0","id":"\\ud800","method":"ping"}'
     async with http_server(config_file(engines, tmp_path)) as (base, _):
-        answers = {label: await post_mcp(base, body) for label, body in bodies.items()}
+        answers = {label: await post_mcp(base, body) for label, (body, _, _) in bodies.items()}
+        surrogate = await post_mcp(base, surrogate_id)
         fine = [await post_mcp(base, {**ping, "id": request_id}) for request_id in (0, "7")]
         notified = await post_mcp(base, {"jsonrpc": "2.0", "method": "notifications/initialized"})
     for label, answer in answers.items():
+        _, request_id, why = bodies[label]
         assert answer.status_code == 400, label
         body = answer.json()
-        assert body["id"] is None and body["jsonrpc"] == "2.0", label
+        assert body["id"] == request_id and body["jsonrpc"] == "2.0", label
         assert (body["error"]["code"], body["error"]["message"]) == (-32600, "Invalid Request")
-        expected = "batches are not" if "batch" in label else "id must be a string or an integer"
-        assert body["error"]["data"].startswith(expected), label
+        assert body["error"]["data"].startswith(why), label
+    assert surrogate.status_code == 400
+    assert surrogate.content.startswith(b'{"jsonrpc":"2.0","id":"\\ud800","error":{"code":-32600')
     assert [(a.status_code, a.json()["id"], a.json()["result"]) for a in fine] == [
         (200, 0, {}),
         (200, "7", {}),

@@ -36,7 +36,7 @@ from mcp.shared.jsonrpc_dispatcher import (
     cancelled_request_id_from_params,
     progress_token_from_params,
 )
-from starlette.responses import JSONResponse, PlainTextResponse
+from starlette.responses import PlainTextResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rypsok.observability import telemetry
@@ -70,13 +70,16 @@ CURRENT: contextvars.ContextVar[Watch | None] = contextvars.ContextVar(
 """The POST being answered (the SDK's tasks for it start in its context, so they see it)."""
 
 
+NOT_JSON = object()
+
+
 def read_body(body: bytes) -> Any:
-    """The JSON of a POST body; None when it is not JSON or nested too deep (the SDK answers
-    it with -32700)."""
+    """The JSON of a POST body; NOT_JSON when it is not JSON (UTF-8 included) or nested too
+    deep for Python's parser: the SDK answers it with -32700."""
     try:
         return json.loads(body)
     except (ValueError, RecursionError):
-        return None
+        return NOT_JSON
 
 
 def asks_for_progress(message: Any) -> bool:
@@ -86,23 +89,18 @@ def asks_for_progress(message: Any) -> bool:
     return progress_token_from_params(message.get("params")) is not None
 
 
-def refusal(message: Any) -> dict[str, Any] | None:
-    """The -32600 (id null) a POST body's message gets before the SDK sees it, as the stdio
-    pipe answers the same line: a batch (the SDK would answer -32602 with pydantic's text),
-    or a request whose id is neither a string nor an integer (the SDK would take it for a
-    notification and answer 202 with nothing)."""
-    if isinstance(message, list):
-        why = "batches are not supported: send one JSON-RPC message at a time"
-    elif isinstance(message, dict) and "method" in message and "id" in message:
-        request_id = message["id"]
-        if isinstance(request_id, str) or (
-            isinstance(request_id, int) and not isinstance(request_id, bool)
-        ):
-            return None
-        why = "id must be a string or an integer"
-    else:
+def refusal(body: bytes, message: Any) -> bytes | None:
+    """The -32600 a JSON body that is no JSON-RPC message gets before the SDK sees it, judged
+    as the stdio pipe judges a line (rypsok.serve_stdio.wire): under its id when the id can
+    be read, else id null. The SDK would answer a batch, a request without a method or with
+    params that are not an object -32602 with id null and pydantic's text, and take a
+    request whose id is null, a fraction or a boolean for a notification (202, no answer)."""
+    if message is NOT_JSON:
         return None
-    return wire.rpc_error(None, types.INVALID_REQUEST, why)
+    verdict = wire.judge(body)
+    if isinstance(verdict, wire.Answer) and verdict.reply["error"]["code"] == types.INVALID_REQUEST:
+        return wire.encode(verdict.reply)
+    return None
 
 
 def accepts_a_stream(scope: Scope) -> bool:
@@ -145,10 +143,11 @@ class CallWatch:
             await response(scope, receive, send)
             return
         body = b"".join(m.get("body", b"") for m in received if m["type"] == "http.request")
-        message = read_body(body) if complete and size <= self.max_body else None
-        refused = refusal(message)
+        message = read_body(body) if complete and size <= self.max_body else NOT_JSON
+        refused = refusal(body, message)
         if refused is not None:
-            await JSONResponse(refused, status_code=400)(scope, receive, send)
+            response = Response(refused, status_code=400, media_type="application/json")
+            await response(scope, receive, send)
             return
         watch = Watch(complete and accepts_a_stream(scope) and asks_for_progress(message))
 
