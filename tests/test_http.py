@@ -385,10 +385,11 @@ async def test_only_posts_reach_mcp_and_bad_json_is_a_jsonrpc_error(engines, tmp
     assert fine.json()["result"]["structuredContent"]["outcome"] == "ok"
 
 
-async def test_json_that_is_no_json_rpc_message_is_32600_as_on_stdio(engines, tmp_path):
+async def test_a_body_is_judged_as_the_stdio_pipe_judges_a_line(engines, tmp_path):
     """The SDK answered these -32602 with id null and pydantic's validation text, and took a
-    request with an id of null, a fraction or a boolean for a notification (202, no answer).
-    Now each gets -32600: under its id when the id can be read, else id null."""
+    request with an id of null, a fraction or a boolean for a notification (202, no answer):
+    now each gets -32600, under its id when the id can be read, else id null. A tools/call
+    rypsok cannot serve as sent (the SDK's -32602 or -32700) is now the tool error."""
     ping = {"jsonrpc": "2.0", "method": "ping"}
     bodies: dict[str, tuple[Any, Any, str]] = {
         "batch": ([{**ping, "id": 1}, {**ping, "id": 2}], None, "batches are not supported"),
@@ -403,8 +404,18 @@ async def test_json_that_is_no_json_rpc_message_is_32600_as_on_stdio(engines, tm
         "jsonrpc 1.0": ({**ping, "jsonrpc": "1.0", "id": 3}, 3, 'jsonrpc must be "2.0"'),
     }
     surrogate_id = b'{"jsonrpc":"2.0","id":"\\ud800","method":"ping"}'
+    call = b'{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"web_search",'
+    calls = {  # a tools/call rypsok cannot serve as sent: the tool error, as on stdio
+        "arguments": (call + b'"arguments":"a string"}}', "arguments must be an object"),
+        "query": (call + b'"arguments":{"query":"caf\\ud800"}}}', "lone surrogate escape"),
+        "max_results": (
+            call + b'"arguments":{"query":"q","max_results":' + b"9" * 5000 + b"}}}",
+            "an integer of more than 4300 digits",
+        ),
+    }
     async with http_server(config_file(engines, tmp_path)) as (base, _):
         answers = {label: await post_mcp(base, body) for label, (body, _, _) in bodies.items()}
+        tool_errors = {label: await post_mcp(base, body) for label, (body, _) in calls.items()}
         surrogate = await post_mcp(base, surrogate_id)
         fine = [await post_mcp(base, {**ping, "id": request_id}) for request_id in (0, "7")]
         notified = await post_mcp(base, {"jsonrpc": "2.0", "method": "notifications/initialized"})
@@ -415,6 +426,14 @@ async def test_json_that_is_no_json_rpc_message_is_32600_as_on_stdio(engines, tm
         assert body["id"] == request_id and body["jsonrpc"] == "2.0", label
         assert (body["error"]["code"], body["error"]["message"]) == (-32600, "Invalid Request")
         assert body["error"]["data"].startswith(why), label
+    for label, answer in tool_errors.items():
+        assert answer.status_code == 200, label
+        result = answer.json()["result"]
+        assert answer.json()["id"] == 9 and result["isError"] is True, label
+        error = result["structuredContent"]["error"]
+        assert (error["kind"], error["detail"]["parameter"]) == ("invalid_request", label)
+        assert calls[label][1] in error["message"], label
+    assert engines.seen == []
     assert surrogate.status_code == 400
     assert surrogate.content.startswith(b'{"jsonrpc":"2.0","id":"\\ud800","error":{"code":-32600')
     assert [(a.status_code, a.json()["id"], a.json()["result"]) for a in fine] == [
