@@ -54,10 +54,17 @@ valkey:
     valkey-server --version
 
 # the mcpb CLI (@anthropic-ai/mcpb, pinned), installed with npm into .tools/ when missing
+# (and Node.js with npm, with apt, where they are missing)
 mcpb:
     #!/usr/bin/env sh
     if grep -qs '"version": "{{mcpb_version}}"' .tools/node_modules/@anthropic-ai/mcpb/package.json; then
         exit 0
+    fi
+    if ! command -v npm >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
+        echo "installing nodejs and npm (the bundle's test makes the MCP Bundle with the mcpb CLI)"
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -qq && apt-get install -y -qq nodejs npm >/dev/null \
+            || echo "apt-get could not install nodejs and npm (it needs root)" >&2
     fi
     if ! command -v npm >/dev/null 2>&1; then
         echo "install Node.js 18+ with npm: the MCP Bundle is made by its mcpb CLI" >&2
@@ -84,9 +91,32 @@ serve *ARGS:
 probe QUERY *ARGS:
     python -m rypsok probe "{{QUERY}}" {{ARGS}}
 
-# every benchmark (needs the bench extra: pip install -e '.[dev,bench]'); ARGS e.g. --quick
+# every benchmark (needs the bench extra: pip install -e '.[dev,bench]'); ARGS e.g. --quick.
+# Every script runs; the goals missed and the scripts that failed are listed at the end.
 bench *ARGS: redis
-    for script in bench/[!_]*.py; do echo "== $script"; python "$script" {{ARGS}} || exit 1; done
+    #!/usr/bin/env bash
+    out=$(mktemp)
+    trap 'rm -f "$out"' EXIT
+    misses=()
+    for script in bench/[!_]*.py; do
+        echo "== $script"
+        python "$script" {{ARGS}} 2>&1 | tee "$out"
+        status=${PIPESTATUS[0]}
+        missed=$(grep "MISSED" "$out")
+        if [ -n "$missed" ]; then
+            while IFS= read -r line; do misses+=("$script: $line"); done <<< "$missed"
+        elif [ "$status" -ne 0 ]; then
+            misses+=("$script: failed with status $status")
+        fi
+    done
+    if [ ${#misses[@]} -gt 0 ]; then
+        echo
+        echo "== ${#misses[@]} goal(s) missed or script(s) failed:"
+        printf '%s\n' "${misses[@]}"
+        exit 1
+    fi
+    echo
+    echo "== every goal met"
 
 # train the instruction-like scorer and judge it leave-one-source-out (needs the bench extra and
 # ../shared/bench/injection*); writes rypsok/hygiene/instructions/scorer_model.json.gz

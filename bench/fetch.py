@@ -168,6 +168,18 @@ def article_page(size: int, seed: int = 7) -> bytes:
     return "".join(parts).encode()
 
 
+NODE_BOUND_PATH = "/node-bound.html"
+NODE_BOUND_TIMEOUT_MS = 1000
+"""A short configured fetch timeout: the page at the node bound must still come back, cut
+(``extraction_partial``), not ``deadline`` (issue 28)."""
+
+
+def node_bound_page() -> bytes:
+    from extraction import NODE_BOUND_PAGE, synthetic_pages
+
+    return synthetic_pages()[NODE_BOUND_PAGE].encode()
+
+
 MARKDOWN_PATH = "/page-5mb.md"
 MARKDOWN_AGAINST = "5 MB"
 """The HTML page the Markdown one is timed against."""
@@ -211,6 +223,9 @@ def page_plays() -> dict[str, list[tuple[float, Play]]]:
         plays[page_path(name)] = single(
             Play(body=article_page(size), content_type="text/html; charset=utf-8")
         )
+    plays[NODE_BOUND_PATH] = single(
+        Play(body=node_bound_page(), content_type="text/html; charset=utf-8")
+    )
     plays[MARKDOWN_PATH] = single(
         Play(
             body=markdown_page(SIZES[MARKDOWN_AGAINST]),
@@ -322,6 +337,38 @@ async def library_sizes(config, urls: dict[str, str], calls: dict[str, int]) -> 
             traced_peak = tracemalloc.get_traced_memory()[1]
             tracemalloc.stop()
             found[name] = {"times": times, "errors": errors, "traced_peak": traced_peak}
+    return found
+
+
+NODE_BOUND_PAUSE_S = 2.0
+"""Between two fetches of the node-bound page: the child that read it (more than 1 MiB)
+is retired, and its replacement loads the extraction's modules (about 0.65 s on a busy
+machine) before it can take a call; back to back, the next call would wait for that."""
+
+
+async def node_bound_calls(config, url: str, warm_url: str, calls: int) -> dict[str, list]:
+    """``calls`` library fetches of the page at the node bound under a short timeout, each
+    after NODE_BOUND_PAUSE_S: the time of each, and how each ended (``partial`` with
+    extraction_partial, or the error)."""
+    import anyio
+
+    from rypsok import Client, ToolError
+
+    found: dict[str, list] = {"times": [], "outcomes": []}
+    async with Client(config) as client:
+        await client.fetch(warm_url, max_chars=MAX_CHARS)
+        for _ in range(calls):
+            await anyio.sleep(NODE_BOUND_PAUSE_S)
+            start = c.clock()
+            try:
+                response = await client.fetch(url, max_chars=MAX_CHARS)
+            except ToolError as exc:
+                outcome = f"{exc.kind} {exc.metric_reason}"
+            else:
+                codes = {notice.to_json()["code"] for notice in response.notices}
+                outcome = "partial" if "extraction_partial" in codes else "whole"
+            found["times"].append(c.clock() - start)
+            found["outcomes"].append(outcome)
     return found
 
 
@@ -489,6 +536,16 @@ def main() -> int:
                     c.mib(info["traced_peak"]),
                 ]
             )
+        short = c.library_config(
+            {**data, "fetch": {**data["fetch"], "timeout_ms": NODE_BOUND_TIMEOUT_MS}}
+        )
+        node_bound = trio.run(
+            node_bound_calls,
+            short,
+            site.url(NODE_BOUND_PATH),
+            site.url("/warm.html"),
+            max(3, calls["1 MB"]),
+        )
     counts = ", ".join(f"{name} {count}" for name, count in calls.items())
     print(
         f"calls per server ({counts}; library at least 3), interleaved, fresh servers per size, "
@@ -509,6 +566,12 @@ def main() -> int:
     )
     print("library path (rypsok.Client.fetch in this process)")
     c.table(["page", "median ms", "max ms", "errors", "tracemalloc peak MiB"], library_rows)
+    outcomes = ", ".join(node_bound["outcomes"])
+    print(
+        f"list at the node bound (1.2 MB), library, [fetch] timeout_ms "
+        f"{NODE_BOUND_TIMEOUT_MS}, {NODE_BOUND_PAUSE_S:.0f} s apart: median {c.ms(c.median(node_bound['times']))} ms, max "
+        f"{c.ms(max(node_bound['times']))} ms; answers: {outcomes} (goal: every one partial)"
+    )
     print(f"text/markdown against HTML, rypsok, {pair_calls} calls each, alternating")
     c.table(["path", "page", "median ms", "max ms", "errors", "ratio"], pair_rows)
     for failure in failures[:20]:

@@ -1,15 +1,30 @@
-"""web_search's own cost: six engines answer 20 results each after a fixed delay; rypsok's
-call time is compared with the same six HTTP requests made bare with httpx in one task
-group (the floor: the slowest engine plus the transport), interleaved call by call.
+"""web_search's own cost, against the bare HTTP requests it makes, interleaved call by call.
 
-    python bench/search_overhead.py [--quick] [--rounds N] [--delay-ms MS]
+    python bench/search_overhead.py [--quick] [--rounds N] [--delay-ms MS] [--parts 123]
+        [--engine NAME]
 
-Goals: median overhead (rypsok - floor, paired) under 5 ms; ratio of medians under 1.10.
+Part 1 (issue 28's figures): one engine (wikipedia by default) answers 20 results at once.
+Through the library, each search is paired with a bare ``httpx`` GET of the same URL on
+one ``AsyncClient``; per call, this process's CPU time (``time.process_time``: the engine
+server runs in another process and is not counted) and the wall time. Goals: the search's
+CPU at most 1.5 times the bare GET's (ratio of medians), its wall time at most 2 ms over
+it (median of the paired differences).
+
+Part 2: the same through MCP, ``rypsok serve`` on stdio driven by the SDK's
+``ClientSession``, each call paired with the bare GET from this process. Goal: the median
+paired difference under 3 ms. The server's CPU per call (psutil) is shown beside it.
+
+Part 3: six engines answer 20 results each after a fixed delay; the floor is the same six
+HTTP requests made bare in one task group (the slowest engine plus the transport). Goals:
+median overhead (rypsok - floor, paired) under 5 ms; ratio of medians under 1.10.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import tempfile
+import time
+from pathlib import Path
 
 import _common as c
 import anyio
@@ -66,6 +81,134 @@ async def bare_call(http: httpx.AsyncClient, requests) -> int:
     return received
 
 
+# Part 1 and 2: one engine, one bare GET
+
+
+async def one_engine_library(config, url: str, rounds: int, warmup: int):
+    """(search CPU, bare CPU, search wall, bare wall) per round, interleaved."""
+    from rypsok import Client
+
+    figures: dict[str, list[float]] = {"cpu": [], "bare_cpu": [], "wall": [], "bare_wall": []}
+    async with Client(config) as client, floor_client() as http:
+
+        async def search() -> tuple[float, float]:
+            wall, cpu = c.clock(), time.process_time()
+            response = await client.search(QUERY, max_results=20)
+            cpu, wall = time.process_time() - cpu, c.clock() - wall
+            assert response.outcome == "ok" and len(response.results) == 20, response
+            return cpu, wall
+
+        async def bare() -> tuple[float, float]:
+            wall, cpu = c.clock(), time.process_time()
+            response = await http.get(url)
+            body = response.content
+            cpu, wall = time.process_time() - cpu, c.clock() - wall
+            assert response.status_code == 200 and body
+            return cpu, wall
+
+        for _ in range(warmup):
+            await search()
+            await bare()
+        for i in range(rounds):
+            order = (search, bare) if i % 2 else (bare, search)
+            for call in order:
+                cpu, wall = await call()
+                prefix = "" if call is search else "bare_"
+                figures[prefix + "cpu"].append(cpu)
+                figures[prefix + "wall"].append(wall)
+    return figures
+
+
+async def one_engine_mcp(config_path: Path, url: str, rounds: int, warmup: int):
+    """MCP call wall and bare wall per round, interleaved, and the server's CPU per call
+    (psutil counts in clock ticks: one figure over the whole run)."""
+    figures: dict[str, list[float]] = {"wall": [], "bare_wall": [], "server_cpu": []}
+    async with (
+        c.mcp_session(c.rypsok_parameters(config_path)) as session,
+        floor_client() as http,
+    ):
+        server = c.child_process("rypsok", "serve")
+
+        async def search() -> float:
+            start = c.clock()
+            result = await session.call_tool("web_search", {"query": QUERY, "max_results": 20})
+            took = c.clock() - start
+            answer = result.structured_content or {}
+            assert not result.is_error and len(answer.get("results", [])) == 20, result
+            return took
+
+        async def bare() -> float:
+            start = c.clock()
+            response = await http.get(url)
+            body = response.content
+            took = c.clock() - start
+            assert response.status_code == 200 and body
+            return took
+
+        for _ in range(warmup):
+            await search()
+            await bare()
+        cpu = c.cpu_seconds(server.pid)
+        for i in range(rounds):
+            order = (search, bare) if i % 2 else (bare, search)
+            for call in order:
+                figures["wall" if call is search else "bare_wall"].append(await call())
+        figures["server_cpu"].append((c.cpu_seconds(server.pid) - cpu) / rounds)
+    return figures
+
+
+def one_engine(engine: str, rounds: int, warmup: int, parts: str) -> None:
+    plays = {engine: single(answer_play(engine))}
+    with PlayServer(plays) as server, tempfile.TemporaryDirectory() as folder:
+        data = c.config_data(server, [engine])
+        config = c.library_config(data)
+        ((method, url, _, _),) = bare_requests(config)
+        assert method == "GET", method
+        print(f"\none engine ({engine}), 20 results at once; the bare GET: {url}")
+        if "1" in parts:
+            got = trio.run(one_engine_library, config, url, rounds, warmup)
+            over = [a - b for a, b in zip(got["wall"], got["bare_wall"], strict=True)]
+            print(f"part 1, library: {rounds} searches and {rounds} bare GETs, interleaved")
+            c.table(
+                ["ms", "median", "p90", "p99", "max"],
+                [
+                    [name, *(c.ms(f(values)) for f in c.LATENCY_STATS)]
+                    for name, values in [
+                        ("search CPU", got["cpu"]),
+                        ("bare GET CPU", got["bare_cpu"]),
+                        ("search wall", got["wall"]),
+                        ("bare GET wall", got["bare_wall"]),
+                        ("wall over (paired)", over),
+                    ]
+                ],
+            )
+            ratio = c.median(got["cpu"]) / c.median(got["bare_cpu"])
+            print(f"CPU ratio search / bare GET (medians): {ratio:.2f}")
+            c.verdict("library: CPU ratio", ratio, 1.5, "x")
+            c.verdict("library: wall over the bare GET, median", c.median(over) * 1000, 2, "ms")
+        if "2" in parts:
+            config_path = c.write_config(data, Path(folder) / "rypsok.toml")
+            got = trio.run(one_engine_mcp, config_path, url, rounds, warmup)
+            over = [a - b for a, b in zip(got["wall"], got["bare_wall"], strict=True)]
+            print(f"part 2, MCP on stdio: {rounds} calls and {rounds} bare GETs, interleaved")
+            c.table(
+                ["ms", "median", "p90", "p99", "max"],
+                [
+                    [name, *(c.ms(f(values)) for f in c.LATENCY_STATS)]
+                    for name, values in [
+                        ("MCP call wall", got["wall"]),
+                        ("bare GET wall", got["bare_wall"]),
+                        ("wall over (paired)", over),
+                    ]
+                ],
+            )
+            print(f"server CPU per call (mean over the run): {got['server_cpu'][0] * 1000:.2f} ms")
+            c.verdict("MCP stdio: wall over the bare GET, median", c.median(over) * 1000, 3, "ms")
+
+
+# Part 3: six engines
+
+
 async def measure(config, rounds: int, warmup: int):
     from rypsok import Client
 
@@ -114,14 +257,21 @@ def main() -> int:
     args = c.arguments(
         __doc__.splitlines()[0],
         rounds=(int, None, "measured calls of each kind (default 300, 40 with --quick)"),
-        delay_ms=(int, 50, "each engine's delay before answering"),
+        delay_ms=(int, 50, "part 3: each engine's delay before answering"),
+        parts=(str, "123", "which parts to run (default 123)"),
+        engine=(str, "wikipedia", "parts 1 and 2: the one engine"),
     )
     rounds = args.rounds or (40 if args.quick else 300)
     warmup = 5 if args.quick else 20
     c.header(
-        "search_overhead: rypsok web_search vs the bare HTTP requests (six engines)",
+        "search_overhead: rypsok web_search vs the bare HTTP requests",
         f"python bench/search_overhead.py{' --quick' if args.quick else ''}",
     )
+    if "1" in args.parts or "2" in args.parts:
+        one_engine(args.engine, rounds, warmup, args.parts)
+    if "3" not in args.parts:
+        return 0
+    print("\npart 3: six engines")
     plays = {e: single(answer_play(e, delay_s=args.delay_ms / 1000)) for e in GENERAL_ENGINES}
     with PlayServer(plays) as server:
         config = c.library_config(c.config_data(server, GENERAL_ENGINES))

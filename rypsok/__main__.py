@@ -1,4 +1,8 @@
-"""The command line: serve (the default), probe, fetch, status."""
+"""The command line: serve (the default), probe, fetch, status.
+
+The arguments and the configuration are checked before anything that serving needs loads
+(Trio, the mcp SDK, Hypercorn), so a refusal costs a fraction of a start.
+"""
 
 from __future__ import annotations
 
@@ -8,14 +12,15 @@ import json
 import os
 import signal
 import sys
-from typing import Any
-
-import trio
+from typing import TYPE_CHECKING, Any
 
 from rypsok.config import Config, ConfigError, load_config
 from rypsok.engines.base import CATEGORIES, TIME_RANGES
 from rypsok.observability.log import LEVELS, setup_logging, terminal_level
 from rypsok.version import __version__
+
+if TYPE_CHECKING:
+    from rypsok.serve_http.plan import Plan
 
 EXIT_CONFIG = 2
 
@@ -132,6 +137,8 @@ def _serve(config: Config) -> int:
     """SIGINT and SIGTERM end the server with status 0 (rypsok.serve_stdio.pipe handles them once serving)."""
     signal.signal(signal.SIGTERM, _interrupt)
     try:
+        import trio
+
         from rypsok.serve_stdio.run import serve
 
         trio.run(serve, config)
@@ -147,6 +154,7 @@ def main(argv: list[str] | None = None) -> int:
         config = load_config(getattr(args, "config", None))
         if command == "probe" and args.engines is not None:
             config = only_engines(config, args.engines)
+        plan = _http_plan(command, config, args)
         level = getattr(args, "log_level", None)
         if command != "serve" and level is None:
             level = terminal_level(config.log.level)
@@ -156,7 +164,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"rypsok: {exc}", file=sys.stderr)
         return EXIT_CONFIG
     try:
-        return _run(command, config, args)
+        return _run(command, config, args, plan)
     finally:
         if stop_telemetry is not None:
             stop_telemetry()
@@ -171,17 +179,23 @@ def _start_telemetry(config: Config):
     return telemetry.start(config.telemetry)
 
 
-def _run(command: str, config: Config, args: argparse.Namespace) -> int:
+def _http_plan(command: str, config: Config, args: argparse.Namespace) -> Plan | None:
+    """The team server's checked plan when serving over HTTP, else None; raises ConfigError."""
     listen = getattr(args, "http", None)  # (no subcommand: no --http)
-    if command == "serve" and (listen or config.server.listen):
-        from rypsok import serve_http
+    if command != "serve" or not (listen or config.server.listen):
+        return None
+    from rypsok.serve_http.plan import prepare
 
-        try:
-            plan = serve_http.prepare(config, listen)
-        except ConfigError as exc:
-            print(f"rypsok: {exc}", file=sys.stderr)
-            return EXIT_CONFIG
-        trio.run(serve_http.serve, config, plan)
+    return prepare(config, listen)
+
+
+def _run(command: str, config: Config, args: argparse.Namespace, plan: Plan | None) -> int:
+    import trio
+
+    if plan is not None:
+        from rypsok.serve_http.run import serve
+
+        trio.run(serve, config, plan)
         return 0
     if command == "serve":
         return _serve(config)

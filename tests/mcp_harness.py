@@ -26,6 +26,8 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import get_default_environment, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
+from tests.server_fork import rypsok_command
+
 ROOT = Path(__file__).resolve().parent.parent
 TRANSPORTS = ("stdio", "http")
 READY_TIMEOUT_S = 30.0
@@ -66,9 +68,10 @@ def write_toml(data: dict[str, Any], path: Path) -> Path:
 def server_parameters(
     config_path: Path, env: dict[str, str] | None = None
 ) -> StdioServerParameters:
+    command = rypsok_command("serve", "--config", str(config_path))
     return StdioServerParameters(
-        command=sys.executable,
-        args=["-m", "rypsok", "serve", "--config", str(config_path)],
+        command=command[0],
+        args=command[1:],
         env={"PYTHONPATH": str(ROOT), "HOME": os.environ.get("HOME", "/tmp"), **(env or {})},
         cwd=str(ROOT),
     )
@@ -97,7 +100,7 @@ async def http_server(
     listen = listen or f"127.0.0.1:{free_port()}"
     base = f"http://{listen}"
     process = subprocess.Popen(
-        [sys.executable, "-m", "rypsok", "serve", "--config", str(config_path), "--http", listen],
+        rypsok_command("serve", "--config", str(config_path), "--http", listen),
         env={**get_default_environment(), "PYTHONPATH": str(ROOT), **(env or {})},
         cwd=ROOT,
         stdin=subprocess.DEVNULL,

@@ -7,7 +7,6 @@ import os
 import pty
 import re
 import subprocess
-import sys
 
 import pytest
 
@@ -15,11 +14,12 @@ from rypsok.probe import BAR_COLUMNS, HEADROOM, use_colour
 from tests.conftest import config_data
 from tests.engine_servers import Play, json_play
 from tests.mcp_harness import ROOT, write_toml
+from tests.server_fork import rypsok_command
 
 
 def run(*argv: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "rypsok", *argv],
+        rypsok_command(*argv),
         capture_output=True,
         text=True,
         timeout=60,
@@ -38,7 +38,7 @@ def run_on_a_terminal(*argv: str, **env: str) -> tuple[int, str]:
     """The CLI with its stdout on a pseudo-terminal (isatty), as at the keyboard."""
     controller, terminal = pty.openpty()
     process = subprocess.Popen(
-        [sys.executable, "-m", "rypsok", *argv],
+        rypsok_command(*argv),
         stdin=subprocess.DEVNULL,
         stdout=terminal,
         stderr=subprocess.DEVNULL,

@@ -14,6 +14,7 @@ import datetime as dt
 import gzip
 import importlib
 import inspect
+import json
 import pkgutil
 import typing
 import zlib
@@ -33,6 +34,7 @@ from rypsok.engines.base import (
     EngineSearch,
     QueryLimit,
     RawResult,
+    load_json,
 )
 from tests import engine_samples as samples
 from tests.engine_samples import CAPTCHA_PAGE, ERROR_PAGE, NOW, SINCE_DATE, USER_AGENT, fixture
@@ -885,3 +887,24 @@ def test_a_regional_language_is_honoured_where_its_primary_language_is():
     assert info.honours_language("pt-br")
     assert not info.honours_language("es")
     assert not info.honours_language("ptx")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"results": [{"title": "t", "url": "https://a.org/"}]}',
+        b'{"score": NaN, "big": 123456789012345678901234567890}',
+        b'{"title": "\\ud800 alone"}',
+        '{"title": "caf\u00e9"}'.encode("utf-16"),
+        b'{"a": 1, "a": 2}',
+    ],
+)
+def test_an_answer_reads_as_the_standard_library_reads_it(body: bytes) -> None:
+    """orjson reads answers faster; whatever it refuses, the standard library reads."""
+    assert repr(load_json(body)) == repr(json.loads(body))
+
+
+@pytest.mark.parametrize("body", [b"", b"{", b"\xff\xfe{", b"[1,]"])
+def test_an_unreadable_answer_raises_value_error(body: bytes) -> None:
+    with pytest.raises(ValueError):
+        load_json(body)

@@ -9,7 +9,6 @@ import json
 import os
 import signal
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +31,7 @@ from tests.mcp_harness import (
     structured,
     write_toml,
 )
+from tests.server_fork import rypsok_command
 
 pytestmark = pytest.mark.anyio
 
@@ -48,7 +48,7 @@ def config_file(engines, tmp_path: Path, **sections: Any) -> Path:
 
 def run_cli(*argv: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "rypsok", *argv],
+        rypsok_command(*argv),
         capture_output=True,
         text=True,
         timeout=60,
@@ -149,7 +149,7 @@ async def test_listen_in_the_file_serves_http_without_the_flag(engines, tmp_path
     port = free_port()
     path = config_file(engines, tmp_path, server={"listen": f"127.0.0.1:{port}"})
     process = subprocess.Popen(
-        [sys.executable, "-m", "rypsok", "serve", "--config", str(path)],
+        rypsok_command("serve", "--config", str(path)),
         env={**os.environ, "PYTHONPATH": str(ROOT)},
         cwd=ROOT,
         stdin=subprocess.DEVNULL,

@@ -12,7 +12,9 @@ import re
 import subprocess
 import sys
 
-from tests.mcp_harness import ROOT
+from tests.conftest import config_data
+from tests.engine_servers import json_play
+from tests.mcp_harness import ROOT, write_toml
 
 JSON_BLOCK = re.compile(r"```json\n(.*?)```", re.DOTALL)
 ABSOLUTE = re.compile(r"^(/|\$\{workspaceFolder\}/|[A-Z]:\\)")
@@ -37,9 +39,9 @@ def test_every_client_config_names_its_command_by_an_absolute_path():
 
 def test_install_page_covers_each_client_and_each_way_and_the_readme_links_it():
     readme = (ROOT / "README.md").read_text()
-    assert "pip install . && rypsok probe" in readme and "pip install -e '.[dev]' && just test" in (
-        readme
-    )
+    setup = "python3 -m venv .venv && . .venv/bin/activate\npython -m pip install -U pip && "
+    assert setup + "pip install -e '.[dev]'\n" in readme
+    assert 'rypsok probe "' in readme and "`just test`" in readme
     assert "](docs/install.md)" in readme
     page = (ROOT / "docs/install.md").read_text()
     for needle in [
@@ -117,3 +119,34 @@ def test_python_dash_p_starts_from_a_folder_that_shadows_a_dependency(tmp_path):
     ]
     shadowed, stderr = first_answers([sys.executable, "-m", "rypsok", "serve"], tmp_path)
     assert shadowed == [] and "a stray attrs.py in the cwd" in stderr
+
+
+PYTHON_BLOCK = re.compile(r"```python\n(.*?)```", re.DOTALL)
+
+
+def test_the_readme_library_program_runs_as_written(engines, tmp_path):
+    """The library section's program, run as a file would be, with the configuration it
+    reads from $RYPSOK_CONFIG pointing at engines on loopback."""
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("## Use it as a library") :]
+    (program,) = PYTHON_BLOCK.findall(section[: section.index("\n## ")])
+    engines.plays["github"] = json_play("github/search.json")
+    engines.plays["stackexchange"] = json_play("stackexchange/search.json")
+    # a new process's first search loads its modules under the deadline: room for a busy machine
+    data = config_data(engines, {"github", "stackexchange"}, search={"deadline_ms": 20_000})
+    config = write_toml(data, tmp_path / "c.toml")
+    (tmp_path / "search.py").write_text(program)
+    done = subprocess.run(
+        [sys.executable, "search.py"],
+        cwd=tmp_path,
+        env={"HOME": str(tmp_path), "PYTHONPATH": str(ROOT), "RYPSOK_CONFIG": str(config)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "ok"
+    assert lines[1] == "tokio-rs/tokio https://github.com/tokio-rs/tokio", lines
+    assert len(lines[1:]) >= 5 + 2  # five results, then an engine per line
+    assert "github closed" in lines and "brave disabled" in lines

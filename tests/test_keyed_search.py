@@ -14,7 +14,6 @@ import datetime as dt
 import json
 import logging
 import subprocess
-import sys
 
 import pytest
 
@@ -28,6 +27,7 @@ from tests.engine_samples import KEYED_ENGINES, KEYED_KEYS, TAVILY_GENERAL_BODY
 from tests.engine_servers import Play, json_play
 from tests.mcp_harness import ROOT, write_toml
 from tests.redis_server import sharing_bound
+from tests.server_fork import rypsok_command
 
 pytestmark = pytest.mark.anyio
 
@@ -385,7 +385,7 @@ def run(argv: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
     import os
 
     return subprocess.run(
-        [sys.executable, "-m", "rypsok", *argv],
+        rypsok_command(*argv),
         capture_output=True,
         text=True,
         timeout=60,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 
 import anyio
 import pytest
@@ -20,6 +19,7 @@ from tests.mcp_harness import (
     structured,
     write_toml,
 )
+from tests.server_fork import rypsok_command
 
 pytestmark = pytest.mark.anyio
 
@@ -262,7 +262,7 @@ def test_stdout_carries_only_mcp_messages(config_file, engines):
         },
     ]
     process = subprocess.Popen(
-        [sys.executable, "-m", "rypsok", "serve", "--config", str(config_file())],
+        rypsok_command("serve", "--config", str(config_file())),
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

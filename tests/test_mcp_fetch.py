@@ -149,6 +149,18 @@ async def fetch_ok(client: Any, schema: dict[str, Any], **arguments: Any) -> dic
     return payload
 
 
+async def warmed_up(client: Any, schema: dict[str, Any], url: str) -> None:
+    """A new server's first fetch starts its extraction process and reads robots.txt under
+    the call's timeout, which a busy machine can exceed when the timeout is short: it is
+    tried until it answers (a test times the calls after it)."""
+    for _ in range(3):
+        result = await client.call_tool("web_fetch", {"url": url})
+        if not result.is_error:
+            return
+        assert structured(result)["error"]["detail"]["reason"] == "deadline", structured(result)
+    await fetch_ok(client, schema, url=url)
+
+
 async def fetch_error(
     client: Any, schema: dict[str, Any], kind: str, /, arguments: dict[str, Any], **detail: Any
 ) -> dict[str, Any]:
@@ -446,7 +458,7 @@ async def test_deadline_and_busy(sites: Sites, tmp_path: Path, transport: str) -
     path = config_file(tmp_path, sites, fetch={"timeout_ms": timeout_ms, "max_concurrent": 1})
     async with session(path, transport=transport) as client:
         schema = await fetch_schema(client)
-        await fetch_ok(client, schema, url=sites.url("/article"))  # imports and robots.txt warm
+        await warmed_up(client, schema, url=sites.url("/article"))
 
         started = anyio.current_time()
         found = await fetch_error(

@@ -16,7 +16,6 @@ import select
 import signal
 import socket
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -33,6 +32,7 @@ from rypsok.serve_stdio import pipe as stdio
 from tests.conftest import config_data
 from tests.engine_servers import Play, json_play
 from tests.mcp_harness import ROOT, assert_conforms, modern_client, write_toml
+from tests.server_fork import rypsok_command
 
 INITIALIZE = {
     "jsonrpc": "2.0",
@@ -72,7 +72,7 @@ class RawServer:
     def __init__(self, config_path: Path, stdout: Any = subprocess.PIPE):
         self.stderr = tempfile.TemporaryFile()  # noqa: SIM115 (closed in close())
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "rypsok", "serve", "--config", str(config_path)],
+            rypsok_command("serve", "--config", str(config_path)),
             stdin=subprocess.PIPE,
             stdout=stdout,
             stderr=self.stderr,

@@ -287,3 +287,30 @@ def test_the_stdio_server_warms_up_after_listing_its_tools(tmp_path):
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+REFUSAL = """
+import sys
+from rypsok.__main__ import main
+
+status = main(sys.argv[1:])
+serving = ("trio", "mcp", "hypercorn", "httpx", "rypsok.server", "rypsok.serve_http.run")
+print(status, sorted(name for name in serving if name in sys.modules))
+"""
+
+
+@pytest.mark.parametrize(
+    ("argv", "key"),
+    [
+        (["serve", "--http", "nonsense"], "--http"),
+        (["serve", "--http", "0.0.0.0:8080"], "server.tokens_env"),  # open to all, no tokens
+        (["serve", "--config", "/no/such/rypsok.toml"], "--config"),
+    ],
+)
+def test_a_refusal_to_serve_loads_nothing_serving_needs(argv, key):
+    """Arguments and configuration are checked before Trio, the mcp SDK or Hypercorn load."""
+    done = subprocess.run(
+        [sys.executable, "-c", REFUSAL, *argv], capture_output=True, text=True, cwd=ROOT
+    )
+    assert done.stdout == "2 []\n", done.stderr
+    assert done.stderr.startswith(f"rypsok: configuration key {key}: "), done.stderr

@@ -141,6 +141,22 @@ def collector() -> Iterator[Collector]:
         yield running_collector
 
 
+@pytest.fixture
+def meta_as_given() -> Iterator[None]:
+    """The test's own ``_meta`` reaches the server as written: the SDK's client injects the
+    current trace context into ``_meta``, replacing a traceparent given there, whenever this
+    process has a tracer provider (one test here sets one, and a process keeps it)."""
+    from opentelemetry import propagate
+    from opentelemetry.propagators.composite import CompositePropagator
+
+    before = propagate.get_global_textmap()
+    propagate.set_global_textmap(CompositePropagator([]))
+    try:
+        yield
+    finally:
+        propagate.set_global_textmap(before)
+
+
 @pytest.fixture(scope="module")
 def site() -> Iterator[Site]:
     page = Site("127.0.0.2")
@@ -165,7 +181,9 @@ def test_off_unless_configured_and_the_standard_variables_turn_it_on():
         config_from_dict({}, env=grpc)
 
 
-async def test_stdio_exports_the_call_and_its_engines_at_exit(engines, collector, tmp_path):
+async def test_stdio_exports_the_call_and_its_engines_at_exit(
+    engines, collector, tmp_path, meta_as_given
+):
     engines.plays["github"] = json_play("github/search.json")
     engines.plays["stackexchange"] = Play(status=429, headers={"Retry-After": "3"})
     config = write_toml(config_data(engines, {"github", "stackexchange"}), tmp_path / "r.toml")

@@ -10,12 +10,16 @@ import unicodedata
 
 import pytest
 import regex
+from hypothesis import given
+from hypothesis import strategies as st
 
 from rypsok.bounds import MAX_SNIPPET_CHARS, MAX_TITLE_CHARS
 from rypsok.hygiene.text import (
+    _CONTROLS_TO_SPACE,
     INDIC_SCRIPTS,
     SCANNED_PLANES,
     Cleaned,
+    _drop_any_invisible,
     clean_content,
     clean_line,
     clean_snippet,
@@ -367,3 +371,18 @@ def test_the_scanned_planes_hold_every_control_format_and_combining_character():
         and unicodedata.category(chr(code_point)) in interesting
     ]
     assert outside == []
+
+
+# ---------------------------------------------------------------------------- ASCII text
+
+_ASCII_TEXT = st.text(alphabet=st.characters(max_codepoint=0x7F), max_size=300)
+
+
+@given(_ASCII_TEXT)
+def test_ascii_text_is_cleaned_as_the_full_scan_cleans_it(raw: str) -> None:
+    """ASCII text takes a shorter scan (only ASCII controls can be in it); the answer is the
+    one the scan over every removable character gives."""
+    kept, removed = _drop_any_invisible(raw.replace("\r\n", "\n").replace("\r", "\n"))
+    assert clean_content(raw) == Cleaned(kept, removed, False)
+    kept, removed = _drop_any_invisible(raw.translate(_CONTROLS_TO_SPACE))
+    assert clean_line(raw, 10_000) == Cleaned(" ".join(kept.split()), removed, False)

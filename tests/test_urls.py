@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rypsok.bounds import MAX_URL_CHARS
 from rypsok.hygiene.urls import (
+    _PLAIN_KEY,
     TRACKING_PARAMETERS,
+    _canonical_key,
     canonical_key,
     is_tracking_parameter,
     result_url_problem,
     strip_tracking,
 )
 from rypsok.net.egress import EgressPolicy
+from rypsok.net.url import URLError, is_plain_web_url, read_url
 
 # -- strip_tracking -----------------------------------------------------------------------------
 
@@ -251,3 +256,74 @@ def test_allow_networks_counts_for_results_too():
     assert result_url_problem("http://10.0.0.1/", policy) is None
     assert result_url_problem("http://0x0a.1/", policy) is None
     assert result_url_problem("http://192.168.1.1/", policy) == "url_invalid"
+
+
+# -- the plain-URL shortcuts --------------------------------------------------------------------
+# A search judges and keys every result URL; the common URL takes a shortcut of one regex
+# match. Each shortcut must give the answer of the full reading.
+
+_LABEL = st.one_of(
+    st.from_regex(r"[a-z][a-z0-9_-]{0,6}", fullmatch=True),
+    st.text(alphabet="abcxz019-_", min_size=1, max_size=8),
+    st.sampled_from(["xn--bcher-kva", "xn--a", "0x7f", "1", "A", ""]),
+)
+_HOSTS = st.builds(".".join, st.lists(_LABEL, min_size=1, max_size=4))
+_PIECES = st.one_of(
+    st.text(alphabet="aZ09_~-:@!$'()*+,=&", max_size=8),
+    st.from_regex(r"[a-z]{1,3}=[a-z0-9]{0,3}(&[a-z]{1,3}=[a-z0-9]{0,3}){0,3}", fullmatch=True),
+    st.text(alphabet="aZ09._~-:@!$'()*+,=&%;/?# ", max_size=12),
+)
+_URLS = st.builds(
+    lambda scheme, host, port, path, query, fragment: (
+        f"{scheme}://{host}{port}{path}{query}{fragment}"
+    ),
+    st.sampled_from(["https", "https", "http", "HTTPS", "ftp"]),
+    _HOSTS,
+    st.sampled_from(["", "", "", ":8080", ":443", ":"]),
+    st.builds(lambda parts: "".join("/" + p for p in parts), st.lists(_PIECES, max_size=3)),
+    st.one_of(st.just(""), st.builds(lambda q: "?" + q, _PIECES)),
+    st.one_of(st.just(""), st.builds(lambda f: "#" + f, _PIECES)),
+)
+
+
+@given(_URLS)
+@settings(max_examples=300)
+def test_a_plain_web_url_is_what_read_url_reads_as_a_name(url: str) -> None:
+    if is_plain_web_url(url):
+        read = read_url(url)
+        assert read.scheme in ("http", "https")
+        assert read.address is None
+    assert result_url_problem(url, POLICY) == _problem_by_reading(url)
+
+
+def _problem_by_reading(url: str) -> str | None:
+    try:
+        read = read_url(url)
+    except URLError as error:
+        return "url_too_long" if error.max_length is not None else "url_invalid"
+    if read.scheme not in ("http", "https"):
+        return "url_invalid"
+    if read.address is not None and not POLICY.allows(read.address):
+        return "url_invalid"
+    return None
+
+
+@given(_URLS)
+@settings(max_examples=300)
+def test_the_plain_key_is_w3libs(url: str) -> None:
+    assert canonical_key(url) == _canonical_key(strip_tracking(url))
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://a.org/x?b=2&a=1&a-b=0&a=0#f",
+        "https://a.org",
+        "https://a.org/?q=",
+        "https://a.org/wiki/A:B_(c)!$*+,=@~'x/",
+        "https://a.org/x/?utm_source=x&z=1",
+    ],
+)
+def test_the_plain_key_on_examples(url: str) -> None:
+    assert _PLAIN_KEY.fullmatch(strip_tracking(url)) is not None
+    assert canonical_key(url) == _canonical_key(strip_tracking(url))

@@ -181,7 +181,7 @@ class Usage:
     balance: float | None = None
 
 
-PARSER_MODULES = ("httpx", "lxml.etree", "lxml.html", "parsel", "email.utils")
+PARSER_MODULES = ("httpx", "lxml.etree", "lxml.html", "parsel", "email.utils", "orjson")
 """What the engines import on first use: loaded ahead by a search's warm-up, so that no
 answer pays an import under its deadline."""
 
@@ -292,8 +292,17 @@ def read_reading(
 
 
 def load_json(body: bytes) -> Any:
-    """Parse JSON or raise ValueError (``read_answer`` turns it into parse_failure)."""
-    return json.loads(body)
+    """Parse JSON or raise ValueError (``read_answer`` turns it into parse_failure).
+
+    orjson reads an answer two to three times faster; what it refuses and the standard
+    library reads (NaN, integers past 64 bits, lone surrogate escapes, UTF-16 bodies) is
+    read by the standard library, so every body reads as it always did."""
+    import orjson
+
+    try:
+        return orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return json.loads(body)
 
 
 def item_url(item: Any) -> str | None:

@@ -202,8 +202,16 @@ _STRAY_JOINER = rf"\u200c(?!{_ZWNJ_KEPT})|\u200d(?!{_ZWJ_KEPT})"
 _ORPHAN_VARIATION_SELECTOR = rf"{_VARIATION_SELECTOR}(?<!{_BASE}{_VARIATION_SELECTOR})"
 
 # The stdlib engine scans the plain classes several times faster than ``regex`` does, so
-# text without joiners or variation selectors (most text) never reaches ``_DROP``.
+# text without joiners or variation selectors (most text) never reaches ``_DROP``. ASCII
+# text (``str.isascii`` is a flag, not a scan) can hold only ASCII controls: a class of
+# those is scanned several times faster again. In a line, VT and FF are spaces, not removed.
 _REMOVABLE_RE = re.compile(_REMOVABLE_CLASS)
+_ASCII_REMOVABLE_RE = re.compile(_char_class(c for c in _REMOVABLE_CODE_POINTS if c < 0x80))
+_ASCII_LINE_REMOVABLE_RE = re.compile(
+    _char_class(
+        c for c in _REMOVABLE_CODE_POINTS if c < 0x80 and c not in _WHITESPACE_CONTROL_CODE_POINTS
+    )
+)
 _CONTEXTUAL_RE = re.compile(_CONTEXTUAL_CLASS)
 _DROP = regex.compile(
     rf"{_REMOVABLE_CLASS}|{_ORPHAN_VARIATION_SELECTOR}|{_STRAY_JOINER}", regex.VERSION1
@@ -229,6 +237,12 @@ def invisible(ch: str) -> bool:
 
 
 def _drop_invisible(text: str) -> tuple[str, int]:
+    if text.isascii():
+        return _ASCII_REMOVABLE_RE.subn("", text)
+    return _drop_any_invisible(text)
+
+
+def _drop_any_invisible(text: str) -> tuple[str, int]:
     if _CONTEXTUAL_RE.search(text) is None:
         return _REMOVABLE_RE.subn("", text)
     return _DROP.subn("", text)
@@ -250,7 +264,10 @@ def clean_line(text: str, limit: int) -> Cleaned:
     A space stands where they stood, so no joiner or selector context changes."""
     if limit < 0:
         raise ValueError("limit must not be negative")
-    kept, removed = _drop_invisible(text.translate(_CONTROLS_TO_SPACE))
+    if text.isascii():  # str.split() takes the ASCII white space controls for spaces
+        kept, removed = _ASCII_LINE_REMOVABLE_RE.subn("", text)
+    else:
+        kept, removed = _drop_invisible(text.translate(_CONTROLS_TO_SPACE))
     line = " ".join(kept.split())
     line, truncated = _cut(line, limit)
     return Cleaned(line, removed, truncated)

@@ -9,13 +9,14 @@ nothing, returns its input unchanged. The dedup key is w3lib's ``canonicalize_ur
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 from urllib.parse import unquote
 
 from w3lib.url import canonicalize_url
 
 from rypsok.net.egress import EgressPolicy
-from rypsok.net.url import DEFAULT_PORTS, URLError, read_url
+from rypsok.net.url import DEFAULT_PORTS, PLAIN_NAME, URLError, is_plain_web_url, read_url
 
 # Parameters that identify a click, a user, an e-mail recipient or a campaign, never
 # the page. Compiled from Brave's query filter (brave-core components/query_filter:
@@ -239,6 +240,36 @@ def canonical_key(url: str) -> str:
     query parameters sorted, percent-encoding normalized.
     """
     stripped = strip_tracking(url)
+    plain = _PLAIN_KEY.fullmatch(stripped)
+    if plain is not None and "xn--" not in plain.group(1):
+        return _plain_key(*plain.groups())
+    return _canonical_key(stripped)
+
+
+# A URL w3lib's canonicalization changes only by sorting its query and dropping its
+# fragment: a plain name (lower case, no port, no userinfo), path segments of characters
+# it leaves as they are (no "%", no ";" parameters, no dot segment: a segment does not
+# start with a dot), query pairs of unreserved characters, each with its "=". About ten
+# times faster than canonicalize_url.
+_UNRESERVED = r"[A-Za-z0-9._~\-]"
+_SEGMENT = r"[A-Za-z0-9_~\-:@!$'()*+,=&][A-Za-z0-9._~\-:@!$'()*+,=&]*"
+_PLAIN_KEY = re.compile(
+    rf"https?://({PLAIN_NAME})((?:/{_SEGMENT})*/?)"
+    rf"(?:\?({_UNRESERVED}+={_UNRESERVED}*(?:&{_UNRESERVED}+={_UNRESERVED}*)*))?(?:#.*)?"
+)
+
+
+def _plain_key(host: str, path: str, query: str | None) -> str:
+    if query:
+        pairs = [pair.partition("=")[::2] for pair in query.split("&")]
+        if len(pairs) > 1:
+            pairs.sort()
+            query = "&".join(f"{name}={value}" for name, value in pairs)
+        return f"//{host}{path or '/'}?{query}"
+    return f"//{host}{path or '/'}"
+
+
+def _canonical_key(stripped: str) -> str:
     try:
         canonical = canonicalize_url(stripped, keep_blank_values=True, keep_fragments=False)
     except ValueError:
@@ -269,6 +300,8 @@ def result_url_problem(
     literal address, in any spelling, that the egress policy (``allow_networks``
     included) refuses.
     """
+    if is_plain_web_url(url):
+        return None
     try:
         read = read_url(url)
     except URLError as error:

@@ -120,6 +120,26 @@ def read_url(url: str, max_length: int = MAX_URL_CHARS) -> FetchURL:
     )
 
 
+PLAIN_NAME = r"(?:[a-z0-9_\-]{1,63}\.)*[a-z][a-z0-9_\-]{0,62}"
+"""A host name :func:`read_url` keeps as it is (as a regex): labels of lower-case letters,
+digits, ``-`` and ``_``, none empty or past 63 characters, none IDNA (``xn--``, checked
+apart), the last starting with a letter, so that it is no IPv4 number; no trailing dot."""
+_PLAIN_WEB_URL = re.compile(rf"https?://({PLAIN_NAME})(?:[/?#][!-\[\]-~]*)?")
+
+
+def is_plain_web_url(url: str) -> bool:
+    """Whether :func:`read_url` reads ``url`` as an http(s) URL whose host is a name, not
+    an address, without reading it: the common case, in one C-level match (a search
+    judges each result URL). False says nothing; read the URL then."""
+    plain = _PLAIN_WEB_URL.fullmatch(url)
+    return (
+        plain is not None
+        and len(url) <= MAX_URL_CHARS
+        and len(plain.group(1)) <= MAX_NAME_OCTETS
+        and "xn--" not in plain.group(1)
+    )
+
+
 def read_reference(base: str, reference: str) -> FetchURL:
     """``reference`` (a redirect's Location, relative or absolute) read against ``base`` as
     :func:`read_url` reads a URL; URLError when it cannot be read, whatever is wrong with it

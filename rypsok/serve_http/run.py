@@ -11,26 +11,19 @@ from __future__ import annotations
 import functools
 import logging
 import signal
-from dataclasses import dataclass
 
 import trio
 from hypercorn.config import Config as HypercornConfig
 
 from rypsok import bounds
 from rypsok.client import Client
-from rypsok.config import (
-    Config,
-    ConfigError,
-    StaticToken,
-    check_exposure,
-    parse_listen,
-    read_tokens,
-)
+from rypsok.config import Config
 from rypsok.serve_http.app import build_app
 from rypsok.serve_http.auth import JwksVerifier, StaticTokens, Verifier
 from rypsok.serve_http.listen import connection_limit, open_file_limit
 from rypsok.serve_http.listen import serve as serve_listeners
 from rypsok.serve_http.metrics import Metrics
+from rypsok.serve_http.plan import Plan
 
 log = logging.getLogger("rypsok.http")
 
@@ -38,25 +31,6 @@ GRACE_MARGIN_S = 1.0
 HEADERS_WITHIN_S = 5.0
 """How long a new connection (or one kept alive between requests) may take to send a
 request's headers before it is closed (Hypercorn's keep_alive_timeout)."""
-
-
-@dataclass(frozen=True)
-class Plan:
-    host: str
-    port: int
-    tokens: tuple[StaticToken, ...]
-
-
-def prepare(config: Config, listen: str | None = None) -> Plan:
-    """Everything that can refuse to start, before anything listens: raises ConfigError."""
-    if listen:
-        host, port = parse_listen("--http", listen)
-    elif config.server.listen:
-        host, port = parse_listen("server.listen", config.server.listen)
-    else:
-        raise ConfigError("server.listen", "must be set, or --http given, to serve over HTTP")
-    check_exposure(host, config.server)
-    return Plan(host, port, read_tokens(config.server))
 
 
 def grace_period_s(config: Config) -> float:

@@ -463,15 +463,18 @@ class Converter(MarkdownConverter):
             marker = f"{number}. "
         else:
             marker = "- "
-        indent = " " * len(marker)
-        if "\n\n" in text:  # an item's blocks go on lines of their own, without blank lines
-            text = _NEWLINES.sub("\n", text)
-        lines = text.replace(_CODE_LINE, _CODE_LINE + indent).split("\n")
-        item = (
-            marker
-            + lines[0]
-            + "".join("\n" + indent + line if line else "\n" for line in lines[1:])
-        )
+        if "\n" not in text and _CODE_LINE not in text:
+            item = marker + text  # one line, the common item
+        else:
+            indent = " " * len(marker)
+            if "\n\n" in text:  # an item's blocks go on lines of their own, without blank lines
+                text = _NEWLINES.sub("\n", text)
+            lines = text.replace(_CODE_LINE, _CODE_LINE + indent).split("\n")
+            item = (
+                marker
+                + lines[0]
+                + "".join("\n" + indent + line if line else "\n" for line in lines[1:])
+            )
         if parent is None or parent.name not in _LISTS:
             return f"\n\n{item}\n\n"  # an item outside a list is a block of its own
         return f"\n{item}\n"

@@ -119,6 +119,8 @@ class Names:
         return _REVIEWS_RE.search(f"{class_ or ''} {id_ or ''}".lower()) is not None
 
     def judge(self, element: etree._Element) -> _Judgement:
+        if not element.keys():  # half the cost of one get(): most elements have no names
+            return _NO_NAMES
         key = (element.get("class"), element.get("id"))
         if key == (None, None):
             return _NO_NAMES

@@ -211,6 +211,17 @@ def prune(body: etree._Element, names: Names, drop_chrome: bool) -> Pruned:
     in_dialog: set[etree._Element] = set()
     for element in body.iter(etree.Element):
         tag = element.tag
+        if not element.keys():  # most elements of a big page: no attribute to read
+            if tag == "dialog" and element is not body:
+                hidden.append(element)
+                continue
+            if in_dialog and element.getparent() in in_dialog:
+                in_dialog.add(element)
+            if tag in _CHROME_TAGS and not (tag == "header" and _in_a_section(element)):
+                chrome.append(element)
+            if tag == "article" or tag == "main":
+                (dialog_markers if element in in_dialog else markers).append(element)
+            continue
         style = element.get("style")
         if element is not body and (
             element.get("hidden") is not None

@@ -25,7 +25,10 @@ RAW = frozenset({"pre", "code", "kbd", "samp", "tt"})  # rendered from their tex
 # separates the classes of a pre and of its code elements in the pre's copy (the page's
 # text holds no C0 control but TAB, LF, CR and FF: they are removed before parsing)
 CLASSES = "\x04"
-_ATTRIBUTES = ("href", "alt", "class", "start")
+# The one attribute the converter reads of each element that has one: a link's target, an
+# image's alternative text, a pre's classes (and its code's: see _code), an ordered list's
+# start. Only these are copied.
+_ATTRIBUTE_READ = {"a": "href", "img": "alt", "pre": "class", "ol": "start"}
 _TABLE_PARTS = frozenset({"tbody", "thead", "tfoot", "tr", "td", "th"})
 
 
@@ -79,7 +82,7 @@ Node = Element | str
 def render_tree(element: etree._Element, dropped: set[etree._Element]) -> Element:
     """``element`` under a ``[document]`` root, the node the converter converts."""
     root = Element("[document]", None, None)
-    _copy(root, element, dropped, None)
+    _copy(root, element, element.tag, dropped, None)
     return root
 
 
@@ -135,12 +138,13 @@ def _text(parent: Element, pieces: list[str]) -> None:
         parent.contents.append(text)
 
 
-def _copy(parent: Element, element: etree._Element, dropped: set, data: bool | None) -> None:
-    """``element`` and what it holds, but the dropped elements, into ``parent``. ``data``
-    says whether the nearest table is a data table (None: no table). The parts of a
-    layout table, and table parts outside any table, are copied as ``div``s: containers,
-    as rypsok reads them."""
-    tag = element.tag
+def _copy(
+    parent: Element, element: etree._Element, tag: str, dropped: set, data: bool | None
+) -> None:
+    """``element`` (whose ``tag`` is read once, by the caller) and what it holds, but the
+    dropped elements, into ``parent``. ``data`` says whether the nearest table is a data
+    table (None: no table). The parts of a layout table, and table parts outside any table,
+    are copied as ``div``s: containers, as rypsok reads them."""
     if tag == "table":
         data = not _is_layout(element, dropped)
         name = tag if data else "div"
@@ -149,22 +153,35 @@ def _copy(parent: Element, element: etree._Element, dropped: set, data: bool | N
     else:
         name = tag
     attributes = None
-    if element.attrib:
-        attributes = {key: value for key in _ATTRIBUTES if (value := element.get(key)) is not None}
-    node = Element(name, attributes or None, parent)
+    read = _ATTRIBUTE_READ.get(tag)
+    if read is not None:
+        value = element.get(read)
+        if value is not None:
+            attributes = {read: value}
+    node = Element(name, attributes, parent)
     if tag in RAW:
         _code(node, element)
         return
-    pieces = [element.text] if element.text else []
+    contents = node.contents
+    text = element.text
+    pieces = [text] if text else []
     for child in element:
-        if isinstance(child.tag, str) and child not in dropped:
-            _text(node, pieces)
-            pieces = []
-            _copy(node, child, dropped, data)
-        if child.tail:
-            pieces.append(child.tail)
-    _text(node, pieces)
-    node.contents = tuple(node.contents)  # a tuple takes less than a list grown by appends
+        child_tag = child.tag
+        if child_tag.__class__ is str and child not in dropped:
+            if pieces:
+                text = "".join(pieces)
+                if text:
+                    contents.append(text)
+                pieces = []
+            _copy(node, child, child_tag, dropped, data)
+        tail = child.tail
+        if tail:
+            pieces.append(tail)
+    if pieces:
+        text = "".join(pieces)
+        if text:
+            contents.append(text)
+    node.contents = tuple(contents)  # a tuple takes less than a list grown by appends
 
 
 def _code(node: Element, element: etree._Element) -> None:
