@@ -90,14 +90,19 @@ def render_tree(element: etree._Element, dropped: set[etree._Element]) -> Elemen
 
 
 def dismantle(root: Element) -> None:
-    """Unlink every element from its parent: the tree holds no cycle then, and is freed as
-    soon as it is dropped, not at a later pass of the garbage collector (some 30 MiB for
-    the 30,000-paragraph page, while the page's Markdown is still being checked)."""
+    """Empty the contents of every element that holds elements: the tree holds no cycle
+    then (a child's ``parent`` is the only way back), and is freed as soon as it is
+    dropped, not at a later pass of the garbage collector (some 30 MiB for the
+    30,000-paragraph page, while the page's Markdown is still being checked). Elements
+    without elements in them are not visited: most of a big page."""
     stack = [root]
     while stack:
         node = stack.pop()
-        node.parent = None
-        stack.extend(child for child in node.contents if child.__class__ is Element)
+        contents = node.contents
+        node.contents = ()
+        for child in contents:
+            if child.__class__ is Element and child.contents:
+                stack.append(child)
 
 
 def _is_layout(table: etree._Element, dropped: set) -> bool:
