@@ -18,26 +18,20 @@ replies wait, and cancels the calls in flight when stdin ends. Here:
 - at the end of stdin the owed answers are written, then the process ends;
 - a closed stdout, SIGINT and SIGTERM end it at once.
 
-A non-blocking ``FdStream`` would change the mode of a descriptor rypsok shares with its
-parent, so the descriptors stay blocking. On a pipe (what an MCP client gives), a read waits
-for the pipe to be readable in Trio's own loop and then reads what is there, and a reply
-that fits an empty pipe is written at once: neither can block. Anything else (a file, a
-terminal, a socket; a reply while the client has not read the last one) is read or written
-in a worker thread (``abandon_on_cancel``). A call so costs no thread hop at all.
+Reads and writes run in worker threads (``abandon_on_cancel``): a non-blocking
+``FdStream`` would change the mode of a descriptor rypsok shares with its parent.
 """
 
 from __future__ import annotations
 
 import collections
 import contextlib
-import fcntl
 import logging
 import os
 import select
 import signal
 import stat
 import sys
-import termios
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -137,42 +131,6 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view) :]
 
 
-def _is_pipe(fd: int) -> bool:
-    try:
-        return stat.S_ISFIFO(os.fstat(fd).st_mode)
-    except OSError:
-        return False
-
-
-def _fits_empty_pipe(fd: int, size: int) -> bool:
-    """Whether a blocking write of ``size`` bytes to the pipe ``fd`` returns at once: nothing
-    is left unread in it (so every slot is free; only rypsok writes to it) and it holds
-    ``size`` bytes. Linux only; elsewhere False."""
-    try:
-        unread = fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0")
-        return int.from_bytes(unread, sys.byteorder) == 0 and size <= fcntl.fcntl(
-            fd, fcntl.F_GETPIPE_SZ
-        )
-    except (OSError, AttributeError):
-        return False
-
-
-async def _read_chunk(fd: int, pipe: bool) -> bytes:
-    """What stdin holds next (b"" at its end): on a pipe read once it is readable (a blocking
-    read of a readable pipe returns at once), else in a worker thread."""
-    if pipe:
-        await trio.lowlevel.wait_readable(fd)
-        return os.read(fd, READ_CHUNK)
-    return await trio.to_thread.run_sync(os.read, fd, READ_CHUNK, abandon_on_cancel=True)
-
-
-async def _write(fd: int, data: bytes, pipe: bool) -> None:
-    if pipe and _fits_empty_pipe(fd, len(data)):
-        _write_all(fd, data)
-    else:
-        await trio.to_thread.run_sync(_write_all, fd, data, abandon_on_cancel=True)
-
-
 def _encoded(item: SessionMessage | Outgoing) -> tuple[bytes, Any]:
     """The line for one reply and the owed key it settles; a reply that cannot be encoded
     is answered -32603 for its id, so the request still gets its one answer."""
@@ -202,7 +160,6 @@ def _encoded(item: SessionMessage | Outgoing) -> tuple[bytes, Any]:
 async def _write_replies(
     fd: int, replies: Any, owed: Owed, stop: trio.CancelScope, written: Callable[[], None]
 ) -> None:
-    pipe = _is_pipe(fd)
     async with replies:
         async for first in replies:
             batch = [first]
@@ -211,7 +168,9 @@ async def _write_replies(
                     batch.append(replies.receive_nowait())
             lines = [_encoded(item) for item in batch]
             try:
-                await _write(fd, b"".join(data for data, _ in lines), pipe)
+                await trio.to_thread.run_sync(
+                    _write_all, fd, b"".join(data for data, _ in lines), abandon_on_cancel=True
+                )
             except OSError as exc:
                 log.info("stdout_closed", extra={"fields": {"error": exc.strerror}})
                 stop.cancel()
@@ -260,11 +219,12 @@ async def _read_requests(fd: int, to_sdk: Any, replies: Any, owed: Owed) -> None
     splitter = wire.LineSplitter()
     remembered = Remembered()
     burst = Burst()
-    pipe = _is_pipe(fd)
     async with to_sdk, replies:
         while True:
             try:
-                chunk = await _read_chunk(fd, pipe)
+                chunk = await trio.to_thread.run_sync(
+                    os.read, fd, READ_CHUNK, abandon_on_cancel=True
+                )
             except OSError:
                 chunk = b""
             for line in splitter.feed(chunk) if chunk else splitter.close():
