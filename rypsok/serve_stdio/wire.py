@@ -490,7 +490,7 @@ def judge(line: bytes | long_line.Oversized) -> Verdict:
     except NotJson:
         return Answer(None, rpc_error(None, types.PARSE_ERROR, "the line is not JSON"))
     if isinstance(message, list):
-        why = "batches are not supported: send one JSON-RPC message per line"
+        why = "batches are not supported: send one JSON-RPC message at a time"
         return Answer(None, rpc_error(None, types.INVALID_REQUEST, why))
     if not isinstance(message, dict):
         return Answer(None, rpc_error(None, types.INVALID_REQUEST, "a message is a JSON object"))
