@@ -3,6 +3,7 @@
 ``wire.read_json`` is Python's parser; ``wire.read_json_iteratively`` takes over
 when that one recurses too deep. They must accept the same texts and give the
 same values, with containers past MAX_DEPTH as ``Unreadable.DEEP``.
+``wire.read_line_json`` (orjson first) reads a line's bytes as ``read_json`` reads its text.
 """
 
 from __future__ import annotations
@@ -84,6 +85,62 @@ def test_both_readers_refuse_the_same_texts(value, data):
             text = text[:at] + data.draw(EDITS) + text[at:]
     fast, slow = both(text)
     assert fast == slow, text
+
+
+def line_readings(line: bytes) -> tuple[Any, Any]:
+    """What the line reader and ``read_json`` of the line's text make of ``line``."""
+    results = []
+    for read in (wire.read_line_json, lambda b: wire.read_json(b.decode("utf-8", "replace"))):
+        try:
+            results.append(read(line))
+        except wire.NotJson:
+            results.append(wire.NotJson)
+    return results[0], results[1]
+
+
+@settings(max_examples=400)
+@given(VALUES, st.booleans(), st.data())
+def test_the_line_reader_reads_as_python_does(value, ascii_only, data):
+    text = json.dumps(value, ensure_ascii=ascii_only)
+    for _ in range(data.draw(st.integers(0, 3))):
+        at = data.draw(st.integers(0, len(text)))
+        if data.draw(st.booleans()) and at < len(text):
+            text = text[:at] + text[at + 1 :]
+        else:
+            text = text[:at] + data.draw(EDITS) + text[at:]
+    line = text.encode("utf-8", "surrogatepass")
+    fast, slow = line_readings(line)
+    assert fast == slow and [type(v) for v in (fast, slow)] == [type(slow)] * 2, text
+    if isinstance(fast, list | dict):
+        assert wire.first_unreadable(fast) == wire.first_unreadable(slow)
+
+
+def test_the_line_reader_keeps_numbers_past_64_bits_and_odd_bytes():
+    for text in (
+        "9223372036854775807",
+        "-9223372036854775808",
+        "18446744073709551615",
+        "18446744073709551616",
+        "-9223372036854775809",
+        "123456789012345678901234567890",
+        "1" * 5000,
+        "1e400",
+        "-1e400",
+        "1.0000000000000000000001",
+        '{"a":1,"a":2}',
+        "[1]\r",
+        "\ufeff{}",
+        "NaN",
+        "[" * 100 + "]" * 100,
+        "[" * 64 + "]" * 64,
+        "[" * 65 + "]" * 65,
+        "[" * 5000 + "]" * 5000,
+        "[" * 500_000 + "]" * 500_000,
+    ):
+        fast, slow = line_readings(text.encode())
+        assert cut(fast) == cut(slow) and type(fast) is type(slow), text[:40]
+    fast, slow = line_readings(b'{"q":"\xff\xfe caf\xc3"}')
+    assert fast == slow == {"q": "\ufffd\ufffd caf\ufffd"}
 
 
 def test_the_iterative_reader_needs_no_stack():

@@ -327,6 +327,14 @@ def no_engine_for_category(category: str) -> ToolError:
     )
 
 
+def no_engine_enabled() -> ToolError:
+    return ToolError(
+        "unavailable",
+        "no search engine is enabled on this server; searching again will not help",
+        {"reason": "no_engine"},
+    )
+
+
 def no_engine_for_parameter(parameter: str) -> ToolError:
     return ToolError(
         "unavailable",

@@ -107,7 +107,9 @@ def _axis(deadline: int, deadline_column: int) -> list[tuple[str, str | None]]:
 
 
 def _amount(value: float, unit: str) -> str:
-    return f"{value:g} {'USD' if unit == 'usd' else 'credits'}"
+    if unit == "usd":
+        return f"{value:g} USD"
+    return f"{value:g} {'credit' if value == 1 else 'credits'}"
 
 
 def usage_line(run: dict[str, Any]) -> str | None:
@@ -146,9 +148,8 @@ def render_text(report: dict[str, Any], colour: bool = False) -> str:
         if said is not None:
             lines.append(said)
     elapsed = report["elapsed_ms"]
-    lines.append(
-        f"deadline {deadline} ms; the call took {elapsed:.1f} ms "
-        f"({elapsed - deadline:+.1f} ms against the deadline)"
-    )
+    margin = elapsed - deadline
+    against = f"{-margin:.1f} ms before it" if margin <= 0 else f"{margin:.1f} ms past it"
+    lines.append(f"deadline {deadline} ms; the call took {elapsed:.1f} ms ({against})")
     lines.append(json.dumps(report["response"], ensure_ascii=False, indent=2))
     return "\n".join(lines)

@@ -146,26 +146,28 @@ def search_input(config: Config) -> dict[str, Any]:
                 "What to search for", query_chars, " characters after trimming"
             ),
         },
-        "category": _optional(
+    }
+    served = config.served_categories()
+    if served:  # an empty enum is not valid JSON Schema (Ajv refuses it): no engine, no category
+        properties["category"] = _optional(
             {
                 "type": "string",
-                "enum": config.served_categories(),
+                "enum": served,
                 "description": _describe("Which kind of engines to ask", when_null="general"),
             },
             "general",
-        ),
-        "max_results": _optional(
-            {
-                "type": "integer",
-                "minimum": results[0],
-                "maximum": results[1],
-                "description": _describe(
-                    "How many results to return at most", results, when_null=str(default_results)
-                ),
-            },
-            default_results,
-        ),
-    }
+        )
+    properties["max_results"] = _optional(
+        {
+            "type": "integer",
+            "minimum": results[0],
+            "maximum": results[1],
+            "description": _describe(
+                "How many results to return at most", results, when_null=str(default_results)
+            ),
+        },
+        default_results,
+    )
     if len(config.search.languages) > 1:
         properties["language"] = _optional(
             {

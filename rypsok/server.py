@@ -12,6 +12,7 @@ without its arguments and with its error attached; it is answered with that.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
@@ -176,8 +177,9 @@ def build_server(
 
     async def on_call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
         noticed()
-        if isinstance(ctx.request, wire.Rejected):
-            return tool_result(ctx.request.error.to_json(), error=True)
+        rejected = rejection_of(ctx)
+        if rejected is not None:
+            return tool_result(rejected.error.to_json(), error=True)
         return await answer(
             ctx.lifespan_context,
             params.name,
@@ -199,13 +201,27 @@ def build_server(
     return server
 
 
+REJECTED: contextvars.ContextVar[wire.Rejected | None] = contextvars.ContextVar(
+    "rypsok_rejected", default=None
+)
+"""Over HTTP, why the POST's tools/call was rerouted (rypsok.serve_http.calls sets it; the
+SDK's tasks for the POST start in its context). The pipe passes it as the SDK's
+per-request context instead."""
+
+
+def rejection_of(ctx: Any) -> wire.Rejected | None:
+    """The error a rerouted tools/call is answered with, from either transport."""
+    return ctx.request if isinstance(ctx.request, wire.Rejected) else REJECTED.get()
+
+
 async def known_tools_only(ctx: Any, call_next: Callable[[Any], Awaitable[Any]]) -> Any:
     """A tools/call whose name is not one of the tools (or is missing, or is not a string) is
     answered -32602 naming the tools, before the SDK checks the params: its own answer to a
     missing name, "Invalid request parameters", names nothing. Both transports and both
     protocol eras go through here; a call the stdio pipe rerouted without a usable name
     arrives with name ""."""
-    unread = isinstance(ctx.request, wire.Rejected) and ctx.request.name_unread
+    rejected = rejection_of(ctx)
+    unread = rejected is not None and rejected.name_unread
     if ctx.method == "tools/call" and not unread:
         params = ctx.params if isinstance(ctx.params, Mapping) else {}
         name = params.get("name")

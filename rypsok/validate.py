@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from rypsok import bounds, errors, schemas
 from rypsok.config import Config
-from rypsok.engines.base import TIME_RANGES
+from rypsok.engines.base import CATEGORIES, TIME_RANGES
 
 if TYPE_CHECKING:
     from rypsok.net.url import FetchURL
@@ -41,9 +41,10 @@ class FetchRequest:
     start_char: int
 
 
-ALSO_ACCEPTED = ("language",)
-"""Accepted though the schema may not list it: with one configured language the schema has no
-``language``, and a call naming that language is still answered (docs/tools.md)."""
+ALSO_ACCEPTED = ("language", "category")
+"""Accepted though the schema may not list them: with one configured language the schema has no
+``language``, and a call naming that language is still answered (docs/tools.md); with no engine
+enabled it has no ``category``, and a call naming one is answered unavailable no_engine."""
 
 
 def _given(
@@ -90,6 +91,8 @@ def search_request(arguments: dict[str, Any], config: Config) -> SearchRequest:
 
     served = config.served_categories()
     category = arguments.get("category", "general")
+    if not served and category in CATEGORIES:
+        raise errors.no_engine_enabled()
     if not isinstance(category, str) or category not in served:
         raise errors.not_allowed("category", served)
 

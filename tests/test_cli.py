@@ -125,7 +125,12 @@ def test_probe_draws_each_engine_against_the_deadline_plain_when_piped(config_pa
     assert set(stackexchange["bar"][:deadline_column].strip()) == {"="}
 
     footer = lines[1 + len(rows)]
-    assert footer.startswith("deadline 700 ms; the call took")
+    took = re.fullmatch(
+        r"deadline 700 ms; the call took ([\d.]+) ms \(([\d.]+) ms (before|past) it\)", footer
+    )
+    assert took, footer
+    elapsed, margin, side = float(took[1]), float(took[2]), took[3]
+    assert abs(abs(elapsed - 700) - margin) < 0.11 and (side == "past") == (elapsed > 700)
     response = json.loads("\n".join(lines[2 + len(rows) :]))
     assert response["outcome"] == "partial"
 

@@ -35,6 +35,7 @@ from rypsok.engines.base import (
     QueryLimit,
     RawResult,
     load_json,
+    read_answer,
 )
 from tests import engine_samples as samples
 from tests.engine_samples import CAPTCHA_PAGE, ERROR_PAGE, NOW, SINCE_DATE, USER_AGENT, fixture
@@ -897,6 +898,8 @@ def test_a_regional_language_is_honoured_where_its_primary_language_is():
         b'{"title": "\\ud800 alone"}',
         '{"title": "caf\u00e9"}'.encode("utf-16"),
         b'{"a": 1, "a": 2}',
+        b'{"id": 123456789012345678901234567890, "n": -99999999999999999999}',
+        b'{"id": 18446744073709551616}',
     ],
 )
 def test_an_answer_reads_as_the_standard_library_reads_it(body: bytes) -> None:
@@ -908,3 +911,12 @@ def test_an_answer_reads_as_the_standard_library_reads_it(body: bytes) -> None:
 def test_an_unreadable_answer_raises_value_error(body: bytes) -> None:
     with pytest.raises(ValueError):
         load_json(body)
+
+
+def test_an_answer_nested_deeper_than_any_parser_reads_is_a_parse_failure_not_a_crash():
+    """orjson before 3.9.15 overflowed the native stack on such a body (CVE-2024-27454),
+    killing the process; now the nest is refused and the engine's answer is a failure."""
+    body = b'{"results": ' + b"[" * 500_000 + b"]" * 500_000 + b"}"
+    assert read_answer(wikipedia, 200, httpx.Headers(), body, make_search("q")) == EngineFailure(
+        "parse_failure"
+    )

@@ -385,6 +385,64 @@ async def test_only_posts_reach_mcp_and_bad_json_is_a_jsonrpc_error(engines, tmp
     assert fine.json()["result"]["structuredContent"]["outcome"] == "ok"
 
 
+async def test_a_body_is_judged_as_the_stdio_pipe_judges_a_line(engines, tmp_path):
+    """The SDK answered these -32602 with id null and pydantic's validation text, and took a
+    request with an id of null, a fraction or a boolean for a notification (202, no answer):
+    now each gets -32600, under its id when the id can be read, else id null. A tools/call
+    rypsok cannot serve as sent (the SDK's -32602 or -32700) is now the tool error."""
+    ping = {"jsonrpc": "2.0", "method": "ping"}
+    bodies: dict[str, tuple[Any, Any, str]] = {
+        "batch": ([{**ping, "id": 1}, {**ping, "id": 2}], None, "batches are not supported"),
+        "empty batch": ([], None, "batches are not supported"),
+        "a number": (7, None, "a message is a JSON object"),
+        "null id": ({**ping, "id": None}, None, "id must be a string or an integer"),
+        "fraction id": ({**ping, "id": 1.5}, None, "id must be a string or an integer"),
+        "boolean id": ({**ping, "id": True}, None, "id must be a string or an integer"),
+        "object id": ({**ping, "id": {"a": 1}}, None, "id must be a string or an integer"),
+        "no method": ({"jsonrpc": "2.0", "id": 100, "mthod": "ping"}, 100, "a request needs"),
+        "params a list": ({**ping, "id": "p", "params": [1]}, "p", "params must be an object"),
+        "jsonrpc 1.0": ({**ping, "jsonrpc": "1.0", "id": 3}, 3, 'jsonrpc must be "2.0"'),
+    }
+    surrogate_id = b'{"jsonrpc":"2.0","id":"\\ud800","method":"ping"}'
+    call = b'{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"web_search",'
+    calls = {  # a tools/call rypsok cannot serve as sent: the tool error, as on stdio
+        "arguments": (call + b'"arguments":"a string"}}', "arguments must be an object"),
+        "query": (call + b'"arguments":{"query":"caf\\ud800"}}}', "lone surrogate escape"),
+        "max_results": (
+            call + b'"arguments":{"query":"q","max_results":' + b"9" * 5000 + b"}}}",
+            "an integer of more than 4300 digits",
+        ),
+    }
+    async with http_server(config_file(engines, tmp_path)) as (base, _):
+        answers = {label: await post_mcp(base, body) for label, (body, _, _) in bodies.items()}
+        tool_errors = {label: await post_mcp(base, body) for label, (body, _) in calls.items()}
+        surrogate = await post_mcp(base, surrogate_id)
+        fine = [await post_mcp(base, {**ping, "id": request_id}) for request_id in (0, "7")]
+        notified = await post_mcp(base, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+    for label, answer in answers.items():
+        _, request_id, why = bodies[label]
+        assert answer.status_code == 400, label
+        body = answer.json()
+        assert body["id"] == request_id and body["jsonrpc"] == "2.0", label
+        assert (body["error"]["code"], body["error"]["message"]) == (-32600, "Invalid Request")
+        assert body["error"]["data"].startswith(why), label
+    for label, answer in tool_errors.items():
+        assert answer.status_code == 200, label
+        result = answer.json()["result"]
+        assert answer.json()["id"] == 9 and result["isError"] is True, label
+        error = result["structuredContent"]["error"]
+        assert (error["kind"], error["detail"]["parameter"]) == ("invalid_request", label)
+        assert calls[label][1] in error["message"], label
+    assert engines.seen == []
+    assert surrogate.status_code == 400
+    assert surrogate.content.startswith(b'{"jsonrpc":"2.0","id":"\\ud800","error":{"code":-32600')
+    assert [(a.status_code, a.json()["id"], a.json()["result"]) for a in fine] == [
+        (200, 0, {}),
+        (200, "7", {}),
+    ]
+    assert notified.status_code == 202
+
+
 def samples(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
     found = {}
     for family in text_string_to_metric_families(text):

@@ -170,22 +170,26 @@ async def test_a_body_that_does_not_arrive_in_time_is_408_and_closed(team, engin
 # --- 2. a body nested 1,000 deep --------------------------------------------------------
 
 
-async def test_a_body_nested_1000_deep_is_401_without_a_token_and_a_jsonrpc_error_with_one(
-    team, engines
-):
+async def test_a_body_nested_1000_deep_is_401_without_a_token_and_refused_with_one(team, engines):
     deep = b"[" * 1000 + b"]" * 1000
     in_arguments = (
         b'{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"web_search",'
         b'"_meta":{"progressToken":"p"},"arguments":{"query":' + deep + b"}}}"
     )
     refused = await post_mcp(team.base, deep)
-    answers = [await post_mcp(team.base, body, token=ALICE) for body in (deep, in_arguments)]
+    batch, call = [await post_mcp(team.base, body, token=ALICE) for body in (deep, in_arguments)]
     assert refused.status_code == 401
-    for answer in answers:
-        assert answer.status_code == 400
-        error = answer.json()["error"]
-        assert error["code"] == -32700  # the SDK's parser: a JSON-RPC parse error
-        assert "recursion" in error["message"]
+    # judged as the stdio pipe judges a line: an array is a batch, the nest in the
+    # arguments the tool error naming the argument that holds it
+    assert batch.status_code == 400
+    assert batch.json()["id"] is None and batch.json()["error"]["code"] == -32600
+    assert call.status_code == 200
+    assert "text/event-stream" in call.headers["content-type"]  # it asked for progress
+    result = json.loads(call.text.split("data: ")[-1])["result"]
+    assert result["isError"] is True
+    error = result["structuredContent"]["error"]
+    assert (error["kind"], error["detail"]["parameter"]) == ("invalid_request", "query")
+    assert "nested more than 64 levels deep" in error["message"]
     assert engines.seen == []
     assert "Traceback" not in team.log()
     assert "RecursionError" not in team.log()

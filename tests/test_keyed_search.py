@@ -408,7 +408,7 @@ def test_probe_engines_shows_only_the_named_engines(engines, tmp_path):
     assert rows["exa"][1] == "answered" and rows["exa"][4:6] == ["3", "results"]
     # under each paid engine's bar, what its answer said the call cost
     costs = {line.split()[0]: " ".join(line.split()[1:]) for line in lines[2:6:2]}
-    assert costs == {"tavily": "cost 1 credits", "exa": "cost 0.006 USD"}
+    assert costs == {"tavily": "cost 1 credit", "exa": "cost 0.006 USD"}
     assert lines[5].startswith("deadline ")
     assert {s.engine for s in engines.seen} == {"tavily", "exa"}
     for key in KEYS.values():

@@ -20,6 +20,7 @@ import pytest
 
 from rypsok import Client, errors
 from rypsok.config import Config, config_from_dict
+from rypsok.engines.registry import ENGINE_IDS
 from rypsok.server import tool_list
 from tests.conftest import make_config
 from tests.engine_servers import json_play
@@ -32,6 +33,7 @@ CONFIGS = {
     "default": {},
     "two languages": {"search": {"languages": ["de", "en"]}},
     "no engine_status": {"status": {"enabled": False}},
+    "no engine": {"engines": {engine_id: {"enabled": False} for engine_id in ENGINE_IDS}},
 }
 
 
@@ -165,6 +167,16 @@ async def test_unknown_arguments_are_still_refused_through_the_mcp_client(tmp_pa
                     },
                 }
             }, name
+
+
+@pytest.mark.parametrize("label", sorted(SCHEMAS))
+def test_every_enum_offers_at_least_one_value(label):
+    """Ajv (the TypeScript SDK's validator) refuses a schema with an empty ``enum``: with no
+    engine enabled, web_search offers no ``category`` rather than an empty choice."""
+    for path, sub in subschemas(SCHEMAS[label]):
+        assert sub.get("enum", ["a value"]), f"{label}{path}"
+    if label == "no engine/web_search/input":
+        assert "category" not in SCHEMAS[label]["properties"]
 
 
 @pytest.mark.parametrize("label", sorted(SCHEMAS))

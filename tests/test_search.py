@@ -147,6 +147,26 @@ async def test_unserved_category_is_invalid_with_allowed_list(engines):
     assert raised.value.detail == {"parameter": "category", "allowed": ["code"]}
 
 
+async def test_no_enabled_engine_is_unavailable_no_engine_not_an_empty_choice(engines):
+    """With every engine disabled no category is served: a search is unavailable with
+    no_engine (the spec's kind for it), not invalid_request naming an empty list."""
+    config = make_config(engines, set())
+    assert config.served_categories() == []
+    for category in (None, "code"):
+        arguments = {} if category is None else {"category": category}
+        with pytest.raises(ToolError) as raised:
+            await search(config, **arguments)
+        assert raised.value.kind == "unavailable"
+        assert raised.value.detail == {"reason": "no_engine"}
+        assert raised.value.message == (
+            "no search engine is enabled on this server; searching again will not help"
+        )
+    with pytest.raises(ToolError) as raised:
+        await search(config, category="recipes")
+    assert raised.value.kind == "invalid_request"
+    assert raised.value.detail == {"parameter": "category", "allowed": []}
+
+
 EMPTY_DDG_PAGE = Play(
     body=b"<html><body><div id='links' class='results'></div></body></html>",
     headers={"Content-Type": "text/html"},

@@ -28,6 +28,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import logging
+import re
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Literal
@@ -295,14 +296,21 @@ def load_json(body: bytes) -> Any:
     """Parse JSON or raise ValueError (``read_answer`` turns it into parse_failure).
 
     orjson reads an answer two to three times faster; what it refuses and the standard
-    library reads (NaN, integers past 64 bits, lone surrogate escapes, UTF-16 bodies) is
-    read by the standard library, so every body reads as it always did."""
+    library reads (NaN, lone surrogate escapes, UTF-16 bodies, nests deeper than its 1,024
+    levels) is read by the standard library, so every body reads as it always did. A body
+    with a run of 19 digits goes to the standard library at once: orjson reads an integer
+    past 64 bits as a float."""
     import orjson
 
-    try:
-        return orjson.loads(body)
-    except orjson.JSONDecodeError:
-        return json.loads(body)
+    if _LONG_DIGIT_RUN.search(body) is None:
+        try:
+            return orjson.loads(body)
+        except orjson.JSONDecodeError:
+            pass
+    return json.loads(body)
+
+
+_LONG_DIGIT_RUN = re.compile(rb"[0-9]{19}")
 
 
 def item_url(item: Any) -> str | None:

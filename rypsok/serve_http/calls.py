@@ -26,20 +26,23 @@ import contextvars
 import json
 import logging
 from collections.abc import Hashable
+from dataclasses import dataclass
 from typing import Any
 
 import anyio
+import mcp_types as types
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.shared.exceptions import MCPError
 from mcp.shared.jsonrpc_dispatcher import (
     cancelled_request_id_from_params,
     progress_token_from_params,
 )
-from starlette.responses import PlainTextResponse
+from starlette.responses import PlainTextResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rypsok.observability import telemetry
-from rypsok.server import caller_name
+from rypsok.serve_stdio import wire
+from rypsok.server import REJECTED, caller_name
 
 log = logging.getLogger("rypsok.http")
 
@@ -68,15 +71,59 @@ CURRENT: contextvars.ContextVar[Watch | None] = contextvars.ContextVar(
 """The POST being answered (the SDK's tasks for it start in its context, so they see it)."""
 
 
-def asks_for_progress(body: bytes) -> bool:
-    """Whether a POST body is a tools/call whose ``_meta`` carries a progress token."""
+NOT_JSON = object()
+
+
+def read_body(body: bytes) -> Any:
+    """The JSON of a POST body; NOT_JSON when it is not JSON (UTF-8 included) or nested too
+    deep for Python's parser: the SDK answers it with -32700."""
     try:
-        message = json.loads(body)
-    except (ValueError, RecursionError):  # not JSON, or nested too deep: the SDK answers it
-        return False
+        return json.loads(body)
+    except (ValueError, RecursionError):
+        return NOT_JSON
+
+
+def asks_for_progress(message: Any) -> bool:
+    """Whether a POST body's message is a tools/call whose ``_meta`` carries a progress token."""
     if not isinstance(message, dict) or message.get("method") != "tools/call":
         return False
     return progress_token_from_params(message.get("params")) is not None
+
+
+@dataclass(frozen=True)
+class Judged:
+    """What CallWatch does with a POST's body before the SDK sees it."""
+
+    refusal: bytes | None = None
+    """The -32600 to answer instead."""
+    rerouted: bytes | None = None
+    """The tools/call the SDK gets instead (its name and _meta only), answered ``rejected``."""
+    rejected: wire.Rejected | None = None
+
+
+def judge_body(body: bytes) -> Judged:
+    """A body judged as the stdio pipe judges a line (rypsok.serve_stdio.wire), so both
+    transports answer the same input the same way. JSON that is no JSON-RPC message (a batch,
+    no method, params not an object, an id that is null, a fraction or a boolean) is -32600,
+    under its id when it can be read; the SDK answered -32602 with id null and pydantic's
+    text, or took the request for a notification (202, no answer). A tools/call rypsok
+    cannot serve as sent (arguments not an object, a lone surrogate, a nest too deep, an
+    integer too long) is the tool error; the SDK answered -32602 or -32700. A body that is
+    not UTF-8 is not JSON (RFC 8259): the SDK's -32700, as for any other."""
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError:
+        return Judged()
+    verdict = wire.judge(body)
+    if isinstance(verdict, wire.Answer):
+        if verdict.reply["error"]["code"] == types.INVALID_REQUEST:
+            return Judged(refusal=wire.encode(verdict.reply))
+        return Judged()
+    if isinstance(verdict, wire.Forward) and verdict.rejection is not None:
+        rerouted = verdict.message.model_dump_json(by_alias=True, exclude_none=True)
+        rejected = wire.Rejected(verdict.rejection, verdict.name_unread)
+        return Judged(rerouted=rerouted.encode(), rejected=rejected)
+    return Judged()
 
 
 def accepts_a_stream(scope: Scope) -> bool:
@@ -119,7 +166,16 @@ class CallWatch:
             await response(scope, receive, send)
             return
         body = b"".join(m.get("body", b"") for m in received if m["type"] == "http.request")
-        watch = Watch(complete and accepts_a_stream(scope) and asks_for_progress(body))
+        judged = judge_body(body) if complete and size <= self.max_body else Judged()
+        if judged.refusal is not None:
+            response = Response(judged.refusal, status_code=400, media_type="application/json")
+            await response(scope, receive, send)
+            return
+        if judged.rerouted is not None:
+            body = judged.rerouted
+            received = [{"type": "http.request", "body": body, "more_body": False}]
+        message = read_body(body) if complete and size <= self.max_body else NOT_JSON
+        watch = Watch(complete and accepts_a_stream(scope) and asks_for_progress(message))
 
         async def replay() -> Message:
             if received:
@@ -139,6 +195,7 @@ class CallWatch:
             watch.hang_up()
 
         token = CURRENT.set(watch)
+        rejected = REJECTED.set(judged.rejected)
         # A traceparent header continues the caller's trace (the SDK reads only _meta's).
         traced = telemetry.attach(
             telemetry.context_of_headers(scope["headers"]) if telemetry.tracing() else None
@@ -151,6 +208,7 @@ class CallWatch:
                 group.cancel_scope.cancel()
         finally:
             telemetry.detach(traced)
+            REJECTED.reset(rejected)
             CURRENT.reset(token)
 
 

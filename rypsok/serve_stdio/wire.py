@@ -23,11 +23,13 @@ from __future__ import annotations
 
 import enum
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import mcp_types as types
+import orjson
 from pydantic import ValidationError
 
 from rypsok import errors
@@ -209,6 +211,25 @@ def read_json(text: str) -> Any:
         return read_json_iteratively(text)
     except ValueError as exc:
         raise NotJson(str(exc)) from None
+
+
+_LONG_DIGITS = re.compile(rb"[0-9]{19}")
+"""orjson reads an integer past 64 bits as a float: a line with 19 digits in a row is read
+by :func:`read_json` (a string holding them goes that way too, and reads the same)."""
+
+
+def read_line_json(line: bytes) -> Any:
+    """The JSON of one line, the value :func:`read_json` makes of its UTF-8 text (bad bytes
+    replaced). orjson, in C, reads the ordinary line; what it refuses (a lone surrogate
+    escape, bad UTF-8, NaN, a number out of range) goes the careful way, and so does any
+    line with a long run of digits or more than ``MAX_DEPTH`` brackets (orjson builds a
+    nest of any depth, and crashes on one deep enough)."""
+    if line.count(b"[") + line.count(b"{") <= MAX_DEPTH and _LONG_DIGITS.search(line) is None:
+        try:
+            return orjson.loads(line)
+        except orjson.JSONDecodeError:
+            pass
+    return read_json(line.decode("utf-8", errors="replace"))
 
 
 _TOKEN = long_line.JSON_TOKEN
@@ -462,15 +483,14 @@ def judge(line: bytes | long_line.Oversized) -> Verdict:
     """The verdict on one line."""
     if isinstance(line, long_line.Oversized):
         return _judge_oversized(line)
-    text = line.decode("utf-8", errors="replace")
-    if not text.strip(" \t\r"):
+    if not line.strip(b" \t\r"):
         return Ignore("blank line", quiet=True)
     try:
-        message = read_json(text)
+        message = read_line_json(line)
     except NotJson:
         return Answer(None, rpc_error(None, types.PARSE_ERROR, "the line is not JSON"))
     if isinstance(message, list):
-        why = "batches are not supported: send one JSON-RPC message per line"
+        why = "batches are not supported: send one JSON-RPC message at a time"
         return Answer(None, rpc_error(None, types.INVALID_REQUEST, why))
     if not isinstance(message, dict):
         return Answer(None, rpc_error(None, types.INVALID_REQUEST, "a message is a JSON object"))

@@ -145,8 +145,14 @@ _MARKDOWN_LINK = re.compile(r"!?\[(?:[^\[\]\\]|\\.)*\]\([^()\s]*(?:\s+\"[^\"]*\"
 
 
 def _text_length(markdown: str) -> int:
-    """Characters of Markdown outside its headings."""
-    return sum(len(line) for line in markdown.split("\n") if not line.startswith("#"))
+    """Characters of Markdown outside its headings (and its newlines)."""
+    length = len(markdown) - markdown.count("\n")
+    if "#" in markdown:
+        length -= sum(map(len, _HEADING_LINE.findall(markdown)))
+    return length
+
+
+_HEADING_LINE = re.compile(r"^#[^\n]*", re.MULTILINE)
 
 
 def _carried_reading(

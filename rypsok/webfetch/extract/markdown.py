@@ -298,6 +298,11 @@ class Converter(MarkdownConverter):
                 self.get_conv_fn_cached(name),
             )
         children_tags, trims_inside, convert = how
+        if name in _LISTS and convert is not None:
+            items = self._plain_items(node)
+            if items is not None:
+                text = "\n" + "\n".join(items) + "\n" if items else ""
+                return convert(node, text, parent_tags=parent_tags)
         strings = []
         newlines = False  # whether a string starts or ends with one
         contents = node.contents
@@ -326,6 +331,45 @@ class Converter(MarkdownConverter):
                 else "".join(strings)]  # fmt: skip
         del strings
         return text.pop() if convert is None else convert(node, text.pop(), parent_tags=parent_tags)
+
+    def _plain_items(self, node: Element) -> list[str] | None:
+        """The lines of a list whose items each hold one run of text or nothing (most of
+        a page of 100,000 items), the same as the walk and ``convert_li`` make of it, its
+        text between items not rendered; None for any other list, nothing numbered then."""
+        texts = []
+        for child in node.contents:
+            if child.__class__ is not Element:
+                continue
+            contents = child.contents
+            if child.name != "li" or len(contents) > 1:
+                return None
+            if not contents:
+                continue
+            text = contents[0]
+            if text.__class__ is not str:
+                return None
+            if not text.strip():
+                continue  # white space at a block's inner edge is skipped
+            text = collapse(text).strip(" ")  # a block's edges, nothing before nor after
+            if text:
+                text = escape(text)
+                if (text[0] in _MAY_START_MARKUP or text[0].isdigit()) and LINE_START.match(text):
+                    text = escape_line_start(text)  # an item's text starts a line
+                text = text.strip(" \n")
+            if "\n" in text or _CODE_LINE in text:
+                return None
+            if text:
+                texts.append(text)
+        if node.name != "ol" or not texts:
+            return ["- " + text for text in texts]
+        number = self.numbers.get(id(node))
+        if number is None:
+            try:
+                number = int(node.get("start") or 1)
+            except ValueError:
+                number = 1
+        self.numbers[id(node)] = number + len(texts)
+        return [f"{number + offset}. {text}" for offset, text in enumerate(texts)]
 
     def render_text(self, parent: Element, index: int, parent_tags: frozenset[str]) -> str:
         """The text at ``index`` in ``parent`` (markdownify's ``process_text``)."""

@@ -30,6 +30,9 @@ CLASSES = "\x04"
 # start. Only these are copied.
 _ATTRIBUTE_READ = {"a": "href", "img": "alt", "pre": "class", "ol": "start"}
 _TABLE_PARTS = frozenset({"tbody", "thead", "tfoot", "tr", "td", "th"})
+# what _copy treats apart from other elements: an element of any other name without
+# children is copied as its name and text alone (most of a page of 100,000 list items)
+_COPIED_APART = RAW | _TABLE_PARTS | _ATTRIBUTE_READ.keys() | {"table"}
 
 
 class Element:
@@ -87,14 +90,19 @@ def render_tree(element: etree._Element, dropped: set[etree._Element]) -> Elemen
 
 
 def dismantle(root: Element) -> None:
-    """Unlink every element from its parent: the tree holds no cycle then, and is freed as
-    soon as it is dropped, not at a later pass of the garbage collector (some 30 MiB for
-    the 30,000-paragraph page, while the page's Markdown is still being checked)."""
+    """Empty the contents of every element that holds elements: the tree holds no cycle
+    then (a child's ``parent`` is the only way back), and is freed as soon as it is
+    dropped, not at a later pass of the garbage collector (some 30 MiB for the
+    30,000-paragraph page, while the page's Markdown is still being checked). Elements
+    without elements in them are not visited: most of a big page."""
     stack = [root]
     while stack:
         node = stack.pop()
-        node.parent = None
-        stack.extend(child for child in node.contents if child.__class__ is Element)
+        contents = node.contents
+        node.contents = ()
+        for child in contents:
+            if child.__class__ is Element and child.contents:
+                stack.append(child)
 
 
 def _is_layout(table: etree._Element, dropped: set) -> bool:
@@ -173,7 +181,11 @@ def _copy(
                 if text:
                     contents.append(text)
                 pieces = []
-            _copy(node, child, child_tag, dropped, data)
+            if child_tag in _COPIED_APART or len(child):
+                _copy(node, child, child_tag, dropped, data)
+            else:
+                text = child.text
+                Element(child_tag, None, node).contents = (text,) if text else ()
         tail = child.tail
         if tail:
             pieces.append(tail)
