@@ -8,7 +8,7 @@ import pathlib
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rypsok.hygiene.instructions import is_instruction_like
+from rypsok.hygiene.instructions import instruction_like_flags, is_instruction_like
 from rypsok.hygiene.text import clean_content
 from tests.instruction_oracle import count_instruction_like
 
@@ -45,3 +45,17 @@ def test_invisible_characters_do_not_hide_an_instruction_from_the_pipeline(text,
     for position in sorted(positions, reverse=True):
         smuggled = smuggled[:position] + data.draw(INVISIBLE) + smuggled[position:]
     assert is_instruction_like(clean_content(smuggled).text)
+
+
+WORDS = st.sampled_from(
+    ["you", "your", "ignore", "previous", "instructions", "task", "now", "the", "AI", "notes"]
+)
+PHRASES = st.lists(WORDS, max_size=40).map(" ".join)
+
+
+@settings(max_examples=200)
+@given(st.lists(st.one_of(st.text(max_size=300), PHRASES, st.sampled_from(FLAGGED)), max_size=40))
+def test_a_batch_is_judged_as_each_text_alone(texts):
+    """A search's titles and snippets are checked together with one trigger scan and one
+    scorer scan; each text's flag is the one it gets alone."""
+    assert instruction_like_flags(texts) == [is_instruction_like(t) for t in texts]

@@ -4,7 +4,6 @@ DECISIONS.md "Invisible characters: the remaining edges")."""
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import sys
 import unicodedata
 
@@ -45,7 +44,7 @@ def both(text: str) -> list[Cleaned]:
 def test_cleaned_is_a_frozen_record_of_text_removed_truncated():
     cleaned = clean_content("a")
     assert cleaned == Cleaned(text="a", removed=0, truncated=False)
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(AttributeError):
         cleaned.text = "b"  # type: ignore[misc]
 
 

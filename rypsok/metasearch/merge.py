@@ -40,15 +40,21 @@ class Merged:
 
     @property
     def best(self) -> Appearance:
+        if len(self.appearances) == 1:
+            return self.appearances[0]
         return min(self.appearances, key=lambda a: (a.rank, a.engine))
 
     @property
     def shown_url(self) -> str:
+        if len(self.appearances) == 1:
+            return self.appearances[0].url
         https = [a for a in self.appearances if a.url.lower().startswith("https:")]
         return min(https or self.appearances, key=lambda a: (a.rank, a.engine)).url
 
     @property
     def date(self) -> str | None:
+        if len(self.appearances) == 1:
+            return self.appearances[0].result.date or None
         for appearance in sorted(self.appearances, key=lambda a: (a.rank, a.engine)):
             if appearance.result.date:
                 return appearance.result.date
@@ -56,6 +62,8 @@ class Merged:
 
     @property
     def engines(self) -> list[str]:
+        if len(self.appearances) == 1:
+            return [self.appearances[0].engine]
         return sorted({a.engine for a in self.appearances})
 
 
@@ -104,35 +112,42 @@ def finish(
 ) -> list[Result]:
     """Clean and bound the best ``max_results`` results, flagging or dropping instruction-like ones."""
     results: list[Result] = []
-    for entry in ranked:
-        if len(results) == max_results:
-            break
-        best = entry.best.result
-        title = text.clean_title(best.title)
-        snippet = text.clean_snippet(best.snippet)
-        if _instruction_like(best.title) or _instruction_like(best.snippet):
-            if drop_instruction_like:
-                notices.count("results_dropped", reason="instruction_like_content")
-                continue
-            notices.count("instruction_like_content")
-        notices.count("characters_removed", title.removed + snippet.removed)
-        notices.count("title_truncated", int(title.truncated))
-        notices.count("snippet_truncated", int(snippet.truncated))
-        engines = entry.engines
-        show_engines = attribution or bool(attributed_engines.intersection(engines))
-        results.append(
-            Result(
-                title=title.text,
-                url=entry.shown_url,
-                snippet=snippet.text,
-                date=entry.date,
-                engines=engines if show_engines else None,
+    position = 0
+    while len(results) < max_results and position < len(ranked):
+        # Enough entries to fill the results if none is dropped, checked together.
+        batch = ranked[position : position + max_results - len(results)]
+        position += len(batch)
+        flags = _instruction_like_pairs([entry.best.result for entry in batch])
+        for entry, flagged in zip(batch, flags, strict=True):
+            best = entry.best.result
+            if flagged:
+                if drop_instruction_like:
+                    notices.count("results_dropped", reason="instruction_like_content")
+                    continue
+                notices.count("instruction_like_content")
+            title = text.clean_title(best.title)
+            snippet = text.clean_snippet(best.snippet)
+            notices.count("characters_removed", title.removed + snippet.removed)
+            notices.count("title_truncated", int(title.truncated))
+            notices.count("snippet_truncated", int(snippet.truncated))
+            engines = entry.engines
+            show_engines = attribution or bool(attributed_engines.intersection(engines))
+            results.append(
+                Result(
+                    title=title.text,
+                    url=entry.shown_url,
+                    snippet=snippet.text,
+                    date=entry.date,
+                    engines=engines if show_engines else None,
+                )
             )
-        )
     return results
 
 
-def _instruction_like(raw: str) -> bool:
-    """Judged on the text with invisible characters removed but line breaks kept: chat-turn
-    markers ("\n\nHuman:") are recognised by their layout, which collapsing would erase."""
-    return instructions.is_instruction_like(text.clean_content(raw).text)
+def _instruction_like_pairs(raws: Sequence[RawResult]) -> list[bool]:
+    """Whether each result's title or snippet is instruction-like, judged on the text with
+    invisible characters removed but line breaks kept: chat-turn markers ("\n\nHuman:") are
+    recognised by their layout, which collapsing would erase."""
+    texts = [text.clean_content(t).text for raw in raws for t in (raw.title, raw.snippet)]
+    flags = instructions.instruction_like_flags(texts)
+    return [flags[2 * i] or flags[2 * i + 1] for i in range(len(raws))]

@@ -14,10 +14,16 @@ regular expression is searched only in windows around its triggers. The outcome 
 every rule over the whole text (tests/test_instructions.py checks this on the labelled set).
 """
 
+from rypsok.hygiene.instructions.batch import instruction_like_flags
 from rypsok.hygiene.instructions.detector import (
     InstructionLikeMatch,
     find_instruction_like,
     is_instruction_like,
 )
 
-__all__ = ["InstructionLikeMatch", "find_instruction_like", "is_instruction_like"]
+__all__ = [
+    "InstructionLikeMatch",
+    "find_instruction_like",
+    "instruction_like_flags",
+    "is_instruction_like",
+]

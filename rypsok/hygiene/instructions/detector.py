@@ -405,14 +405,24 @@ def _is_word_char(ch: str) -> bool:
     return (ch.isalnum() or ch == "_") and ord(ch) < 0x0530
 
 
-def _windows(folded: str) -> tuple[dict[int, list[tuple[int, int]]], bool, list[int]]:
+TriggerHits = list[tuple[int, int, int]]
+
+
+def trigger_hits(folded: str) -> TriggerHits:
+    """(trigger index, start, end) of every trigger in the folded text, in the order found."""
+    return _AUTOMATON.find_matches_as_indexes(folded, overlapping=True)
+
+
+def _windows(
+    folded: str, hits: TriggerHits | None = None
+) -> tuple[dict[int, list[tuple[int, int]]], bool, list[int]]:
     """For each woken rule, the merged stretches of text around its triggers; whether role lines
     were seen, and where disguised trigger words (obfuscation.py) start."""
     length = len(folded)
     spans: dict[int, list[tuple[int, int]]] = {}
     role_lines_seen = False
     disguised: list[int] = []
-    for trigger_index, start, end in _AUTOMATON.find_matches_as_indexes(folded, overlapping=True):
+    for trigger_index, start, end in trigger_hits(folded) if hits is None else hits:
         if trigger_index in _STARTS_WITH_WORD_CHAR and start and _is_word_char(folded[start - 1]):
             continue
         if trigger_index in _WHOLE_WORD and end < length and _is_word_char(folded[end]):
@@ -439,9 +449,12 @@ def _windows(folded: str) -> tuple[dict[int, list[tuple[int, int]]], bool, list[
 
 
 def _first_match(
-    folded: str, original: str | None, rejected: list[str] | None = None
+    folded: str,
+    original: str | None,
+    rejected: list[str] | None = None,
+    hits: TriggerHits | None = None,
 ) -> tuple[InstructionLikeMatch | None, list[int]]:
-    windows, role_lines_seen, disguised = _windows(folded)
+    windows, role_lines_seen, disguised = _windows(folded, hits)
     for rule_index in sorted(windows):
         for start, end in windows[rule_index]:
             match = _search(rule_index, folded, start, end, original, rejected)
@@ -489,11 +502,15 @@ def find_instruction_like(text: str) -> InstructionLikeMatch | None:
 
 
 def find_by_rules(
-    folded: str, original: str | None, rejected: list[str] | None = None
+    folded: str,
+    original: str | None,
+    rejected: list[str] | None = None,
+    hits: TriggerHits | None = None,
 ) -> InstructionLikeMatch | None:
     """The first rule that fires on the folded text (``_prepare``), disguised forms read again;
-    the rules whose phrase was found but rejected as a mention are named in ``rejected``."""
-    found, disguised = _first_match(folded, original, rejected)
+    the rules whose phrase was found but rejected as a mention are named in ``rejected``.
+    ``hits`` are the folded text's ``trigger_hits`` when already found."""
+    found, disguised = _first_match(folded, original, rejected, hits)
     if found is not None or not disguised:
         return found
     # Read again only the stretches around the disguised words, so that a long page with one

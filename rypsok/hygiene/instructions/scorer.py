@@ -15,6 +15,7 @@ from __future__ import annotations
 import bisect
 import functools
 import gzip
+import itertools
 import json
 import pathlib
 import re
@@ -72,10 +73,24 @@ class LinearScorer:
         self._automaton = ahocorasick_rs.BytesAhoCorasick(
             [pattern.encode("utf-8") for pattern in patterns]
         )
+        positive = [i for i, weight in enumerate(self.weights) if weight > 0]
+        self._positive_weights = [self.weights[i] for i in positive]
+        self._positive_automaton = ahocorasick_rs.BytesAhoCorasick(
+            [patterns[i].encode("utf-8") for i in positive]
+        )
 
     def matches(self, data: bytes) -> list[tuple[int, int, int]]:
         """(feature index, start, end) of every feature found in normalised text."""
         return self._automaton.find_matches_as_indexes(data, overlapping=True)
+
+    def positive_matches(self, data: bytes) -> list[tuple[int, int, int]]:
+        """(positive feature index, start, end) of every feature of positive weight found."""
+        return self._positive_automaton.find_matches_as_indexes(data, overlapping=True)
+
+    def positive_bound(self, positive_features: set[int]) -> float:
+        """The bias plus the weights of these positive features: no window holding no other
+        positive feature scores more."""
+        return self.bias + sum(map(self._positive_weights.__getitem__, positive_features))
 
     def best_window(self, data: bytes) -> Window:
         """The best window: the bias plus the weight of each feature found in it (once, however
@@ -122,6 +137,45 @@ def load(path: pathlib.Path = MODEL_PATH) -> Model:
 def model() -> Model:
     """The shipped model, loaded on first use."""
     return load()
+
+
+# Joins texts scored together: ``normalise`` turns it into a space, so no feature holds it and
+# none found in the joined bytes crosses from one text into the next.
+_JOIN = b"\x00"
+# A text whose positive features (each once) add up to less than the threshold less this cannot
+# reach it: far more than the rounding of any sum of these weights, far less than any weight.
+_BOUND_MARGIN = 1e-6
+
+
+def flags(folded_texts: list[str]) -> list[bool]:
+    """For each folded text, whether ``flagged_window`` would flag it. A text of one window or
+    less (a title, a snippet) scores at most the bias plus its positive features, which few
+    features are: one scan for those over all such texts together usually shows that none can
+    reach the threshold, and only the texts it cannot clear are scored in full."""
+    shipped = model()
+    scorer = shipped.scorer
+    data = [normalise(folded) for folded in folded_texts]
+    out = [False] * len(data)
+    short: list[int] = []
+    for slot, one in enumerate(data):
+        if len(one) <= scorer.window:
+            short.append(slot)
+        else:
+            out[slot] = scorer.best_window(one).score >= shipped.threshold
+    if not short:
+        return out
+    found = scorer.positive_matches(_JOIN.join(data[i] for i in short))
+    clear = shipped.threshold - _BOUND_MARGIN
+    if scorer.positive_bound({i for i, _, _ in found}) < clear:
+        return out
+    starts = list(itertools.accumulate((len(data[i]) + 1 for i in short[:-1]), initial=0))
+    per_text: list[set[int]] = [set() for _ in short]
+    for feature, start, _ in found:
+        per_text[bisect.bisect_right(starts, start) - 1].add(feature)
+    for slot, features in zip(short, per_text, strict=True):
+        if scorer.positive_bound(features) >= clear:
+            out[slot] = scorer.best_window(data[slot]).score >= shipped.threshold
+    return out
 
 
 def flagged_window(folded: str) -> str | None:
