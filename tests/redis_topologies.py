@@ -169,6 +169,21 @@ class SentinelTopology:
     def flush(self) -> None:
         self.current_primary().command("FLUSHALL")
 
+    def wait_replicated(self, timeout_s: float = STARTUP_S) -> None:
+        """Until the replica has applied every write the primary has taken. (``WAIT`` on a
+        connection of its own says nothing of the writes of other connections: it counts
+        replicas that acknowledged that connection's writes, and it made none.)"""
+
+        def offset(server: RedisServer) -> int:
+            info = server.reply("INFO", "replication").decode()
+            return int(info.split("master_repl_offset:")[1].split()[0])
+
+        self._wait(
+            lambda: offset(self.replica) >= offset(self.primary) > 0,
+            "the replica to apply the primary's writes",
+            timeout_s,
+        )
+
     def reply(self, key: str, *words: str) -> Any:
         return self.current_primary().reply(*words)
 

@@ -99,7 +99,7 @@ async def test_two_replicas_share_through_a_primary_killed_mid_run(engines, sent
             await writer.take_minute(token_window("alice", "web_search"), 2)
             assert writer.state.fallbacks == 0
         # replicated before the kill: what the replica has is what the new primary has
-        assert sentinels.primary.reply("WAIT", "1", "1000") == 1
+        sentinels.wait_replicated()
         old_port = sentinels.primary_port()
         # the sentinel every replica asked first hangs: the other two fail over, and are
         # asked in its stead
