@@ -91,3 +91,23 @@ def test_the_weights_are_small_and_load_only_on_first_use():
         [sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=60
     )
     assert done.stdout.split() == ["0", "1"], done.stderr
+
+
+def test_the_bound_that_clears_a_short_text_never_changes_its_verdict():
+    """flagged_window clears a short text by the bias plus its positive features; on every
+    labelled text and family pair (short, and cut to a window) it says what scoring says."""
+    from tests.instruction_families import FAMILY_PAIRS
+    from tests.test_instructions import load_labelled
+
+    shipped = scorer.model()
+    pairs = [t for _, flagged, near in FAMILY_PAIRS + SCORER_PAIRS for t in (flagged, near)]
+    texts = [row["text"] for row in load_labelled()] + pairs
+    cleared = 0
+    for text in texts:
+        folded = _prepare(text)[0][: shipped.scorer.window - 2]
+        data = scorer.normalise(folded)
+        scored = shipped.scorer.best_window(data)
+        flagged = scorer.flagged_window(folded)
+        assert (flagged is not None) == (scored.score >= shipped.threshold), text
+        cleared += flagged is None
+    assert 0 < cleared < len(texts)
