@@ -60,10 +60,21 @@ def sharing_bound(config: Config) -> Config:
     return dataclasses.replace(config, state=state)
 
 
+_PORTS_GIVEN: set[int] = set()
+
+
 def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+    """A port nothing listens on now and that no server of this test process was given
+    before: a server takes its port when it is made and binds it when it starts, so two
+    servers made before either started could otherwise be given the same one (the second
+    to start then fails, and its readiness probe reaches the first)."""
+    while True:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        if port not in _PORTS_GIVEN:
+            _PORTS_GIVEN.add(port)
+            return port
 
 
 class RedisServer:
