@@ -112,15 +112,20 @@ class SentinelTopology:
         )
 
     def start(self) -> None:
+        """The sentinels start once the replica is in sync: a sentinel reads the replica's
+        INFO when it first meets it and then only every ten seconds."""
         self.primary.start()
         self.replica.start()
-        for sentinel in self.sentinels:
-            sentinel.start()
         self._wait(
             lambda: b"state=online" in self.primary.reply("INFO", "replication"),  # type: ignore[operator]
             "the replica to be in sync",
         )
-        self._wait(lambda: self._replicas_seen() >= 1, "the sentinels to see the replica")
+        for sentinel in self.sentinels:
+            sentinel.start()
+        self._wait(
+            lambda: all(self._promotable(s) for s in self.sentinels),
+            "every sentinel to hold the replica promotable",
+        )
 
     def stop(self) -> None:
         for server in (*self.sentinels, self.replica, self.primary):
@@ -150,9 +155,22 @@ class SentinelTopology:
         port = self.primary_port()
         return next(s for s in (self.primary, self.replica) if s.port == port)
 
-    def _replicas_seen(self) -> int:
-        reply = self.sentinels[0].reply("SENTINEL", "REPLICAS", SERVICE)
-        return len(reply) if isinstance(reply, list) else 0
+    @staticmethod
+    def _promotable(sentinel: RedisServer) -> bool:
+        """What a sentinel asks of a replica before it promotes one (else NOGOODSLAVE):
+        linked, not down, its INFO read lately and its link to the primary up. A replica
+        the sentinel has only heard of from the primary's INFO is listed but not yet read."""
+        reply = sentinel.reply("SENTINEL", "REPLICAS", SERVICE)
+        for fields in reply if isinstance(reply, list) else []:
+            seen = dict(zip(fields[::2], fields[1::2], strict=True))
+            if (
+                seen.get(b"flags") == b"slave"
+                and seen.get(b"master-link-status") == b"ok"
+                and int(seen.get(b"info-refresh", b"-1")) in range(0, 5000)
+                and int(seen.get(b"last-ok-ping-reply", b"-1")) in range(0, 2000)
+            ):
+                return True
+        return False
 
     def wait_for_failover(self, old_port: int, timeout_s: float = 20.0) -> None:
         self._wait(lambda: self.primary_port() != old_port, "a new primary", timeout_s)
