@@ -22,6 +22,7 @@ from rypsok.hygiene.instructions import (
     en_switch,
     es,
     fr,
+    literals,
     obfuscation,
     other_languages,
     ru,
@@ -358,10 +359,22 @@ def _imperatives_hold(
     return True
 
 
+@dataclass(frozen=True, slots=True)
+class _CompiledRule:
+    pattern: re.Pattern[str]
+    imperative_groups: tuple[tuple[int, bool], ...]
+    # Shortcuts read off the expression (literals.py): a window without the words every match
+    # holds is passed over; the starts of a window's possible matches are matched one by one.
+    window_filter: literals.WindowFilter | None
+    match_starts: literals.MatchStarts | None
+
+
 @functools.cache
-def _compiled_rule(rule_index: int) -> tuple[re.Pattern[str], tuple[tuple[int, bool], ...]]:
-    pattern = _RULES[rule_index].pattern.compiled()
-    return pattern, _imperative_groups(pattern)
+def _compiled_rule(rule_index: int) -> _CompiledRule:
+    rule = _RULES[rule_index]
+    pattern = rule.pattern.compiled()
+    window_filter, match_starts = literals.shortcuts(pattern, frozenset(rule.triggers))
+    return _CompiledRule(pattern, _imperative_groups(pattern), window_filter, match_starts)
 
 
 def _search(
@@ -371,24 +384,52 @@ def _search(
     end: int,
     original: str | None = None,
     rejected: list[str] | None = None,
+    shortcuts: bool = True,
 ) -> re.Match[str] | None:
     """The first match of the rule in text[start:end] that starts a clause and no veto removes;
-    each match that fails is named in ``rejected``."""
+    each match that fails is named in ``rejected``. Without ``shortcuts``, the expression is
+    searched plainly (the reference the shortcuts must equal)."""
     rule = _RULES[rule_index]
-    pattern, groups = _compiled_rule(rule_index)
+    compiled = _compiled_rule(rule_index)
+    pattern = compiled.pattern
+    if shortcuts:
+        window_filter = compiled.window_filter
+        if window_filter is not None and not window_filter.may_match(text, start, end):
+            return None
+        if compiled.match_starts is not None:
+            for position in compiled.match_starts.positions(text, start, end):
+                match = pattern.match(text, position, end)
+                if match is not None and _accepted(rule, compiled, text, match, original, rejected):
+                    return match
+            return None
     position = start
     while True:
         match = pattern.search(text, position, end)
         if match is None:
             return None
-        if _imperatives_hold(groups, text, match, original) and not _vetoed(
-            rule, text, match, original
-        ):
+        if _accepted(rule, compiled, text, match, original, rejected):
             return match
-        if rejected is not None:
-            rejected.append(rule.name)
         # The next candidate may start inside this one ("to ignore ... and ignore ...").
         position = match.start() + 1
+
+
+def _accepted(
+    rule: Rule,
+    compiled: _CompiledRule,
+    text: str,
+    match: re.Match[str],
+    original: str | None,
+    rejected: list[str] | None,
+) -> bool:
+    """Whether a match starts a clause and no veto removes it; if not, the rule is named in
+    ``rejected``."""
+    if _imperatives_hold(compiled.imperative_groups, text, match, original) and not _vetoed(
+        rule, text, match, original
+    ):
+        return True
+    if rejected is not None:
+        rejected.append(rule.name)
+    return False
 
 
 def _forged_turns(text: str) -> str | None:
