@@ -7,8 +7,6 @@ import functools
 import re
 from dataclasses import dataclass
 
-import ahocorasick_rs
-
 from rypsok.hygiene.instructions import (
     any_language,
     de,
@@ -22,6 +20,7 @@ from rypsok.hygiene.instructions import (
     en_switch,
     es,
     fr,
+    gate,
     literals,
     obfuscation,
     other_languages,
@@ -65,11 +64,6 @@ _RULES: tuple[Rule, ...] = tuple(
     + any_language.RULES
 )
 
-# How far before a trigger a match may start (an imperative's lead-in, an opening quote) and how
-# far after it a match may end. Every rule's matches fit in such a window around one trigger.
-_REACH_BACK = 80
-_REACH_AHEAD = 420
-
 _OPEN_QUOTES = "\"'“‘„«‹「『‚"
 _CLOSE_QUOTES = "\"'”’“»›」』‘"
 _TOPIC_COMPLEMENT = re.compile(
@@ -84,41 +78,10 @@ _TOPIC_COMPLEMENT = re.compile(
 )
 
 
-# Triggers of at most this many letters count only as whole words ("ai", not the "ai" in "said").
-_WHOLE_WORD_TRIGGERS = frozenset({"ai", "ia", "ias", "ki", "ии", "tes", "vos", "tus", "sus"})
-
-
-def _build_trigger_index() -> tuple[tuple[str, ...], tuple[tuple[int, ...], ...]]:
-    """Every trigger once, and for each the rules it wakes (by index into _RULES)."""
-    rules_of: dict[str, set[int]] = {trigger: set() for trigger in any_language.ROLE_TRIGGERS}
-    for index, rule in enumerate(_RULES):
-        for trigger in rule.triggers:
-            rules_of.setdefault(trigger, set()).add(index)
-    for disguised in obfuscation.DISGUISED_TRIGGERS:
-        rules_of.setdefault(disguised, set())
-    triggers = tuple(rules_of)
-    return triggers, tuple(tuple(sorted(rules_of[t])) for t in triggers)
-
-
-_TRIGGERS, _RULES_OF_TRIGGER = _build_trigger_index()
-# Aho-Corasick finds every trigger in one pass, about ten times faster than one regular expression
-# over the same words; the automaton is built once and never changes.
-_AUTOMATON = ahocorasick_rs.AhoCorasick(list(_TRIGGERS))
-_STARTS_WITH_WORD_CHAR = frozenset(
-    i for i, trigger in enumerate(_TRIGGERS) if (trigger[0].isalnum() and ord(trigger[0]) < 0x0530)
-)
-_DISGUISED_WORDS = frozenset(obfuscation.DISGUISED_TRIGGERS)
-_DISGUISED = frozenset(
-    i
-    for i, trigger in enumerate(_TRIGGERS)
-    if not _RULES_OF_TRIGGER[i] and trigger in _DISGUISED_WORDS
-)
-_WHOLE_WORD = frozenset(
-    i
-    for i, trigger in enumerate(_TRIGGERS)
-    if trigger in _WHOLE_WORD_TRIGGERS or (i in _DISGUISED and trigger in obfuscation.TYPOS)
-)
-_ROLE = frozenset(i for i, trigger in enumerate(_TRIGGERS) if trigger in any_language.ROLE_TRIGGERS)
+_GATE = gate.TriggerGate(_RULES)
+_AUTOMATON = _GATE.automaton
+trigger_hits = _GATE.hits
+TriggerHits = gate.TriggerHits
 
 # Zero-width and direction marks split a trigger word without showing ("ig\u200bnore"); the
 # sanitizer removes them before a page reaches the detector, and the detector does too.
@@ -443,50 +406,7 @@ def _forged_turns(text: str) -> str | None:
 
 def _is_word_char(ch: str) -> bool:
     """A letter, digit or underscore of an alphabetic script (Latin, Greek, Cyrillic), not CJK."""
-    return (ch.isalnum() or ch == "_") and ord(ch) < 0x0530
-
-
-TriggerHits = list[tuple[int, int, int]]
-
-
-def trigger_hits(folded: str) -> TriggerHits:
-    """(trigger index, start, end) of every trigger in the folded text, in the order found."""
-    return _AUTOMATON.find_matches_as_indexes(folded, overlapping=True)
-
-
-def _windows(
-    folded: str, hits: TriggerHits | None = None
-) -> tuple[dict[int, list[tuple[int, int]]], bool, list[int]]:
-    """For each woken rule, the merged stretches of text around its triggers; whether role lines
-    were seen, and where disguised trigger words (obfuscation.py) start."""
-    length = len(folded)
-    spans: dict[int, list[tuple[int, int]]] = {}
-    role_lines_seen = False
-    disguised: list[int] = []
-    for trigger_index, start, end in trigger_hits(folded) if hits is None else hits:
-        if trigger_index in _STARTS_WITH_WORD_CHAR and start and _is_word_char(folded[start - 1]):
-            continue
-        if trigger_index in _WHOLE_WORD and end < length and _is_word_char(folded[end]):
-            continue
-        if trigger_index in _ROLE:
-            role_lines_seen = True
-        if trigger_index in _DISGUISED:
-            disguised.append(start)
-            continue
-        window = (max(0, start - _REACH_BACK), min(length, end + _REACH_AHEAD))
-        for rule_index in _RULES_OF_TRIGGER[trigger_index]:
-            spans.setdefault(rule_index, []).append(window)
-    merged: dict[int, list[tuple[int, int]]] = {}
-    for rule_index, windows in spans.items():
-        windows.sort()
-        out = [windows[0]]
-        for lo, hi in windows[1:]:
-            if lo <= out[-1][1]:
-                out[-1] = (out[-1][0], max(out[-1][1], hi))
-            else:
-                out.append((lo, hi))
-        merged[rule_index] = out
-    return merged, role_lines_seen, disguised
+    return ch in gate.WORD_CHARS
 
 
 def _first_match(
@@ -495,7 +415,7 @@ def _first_match(
     rejected: list[str] | None = None,
     hits: TriggerHits | None = None,
 ) -> tuple[InstructionLikeMatch | None, list[int]]:
-    windows, role_lines_seen, disguised = _windows(folded, hits)
+    windows, role_lines_seen, disguised = _GATE.windows(folded, hits)
     for rule_index in sorted(windows):
         for start, end in windows[rule_index]:
             match = _search(rule_index, folded, start, end, original, rejected)
@@ -506,22 +426,6 @@ def _first_match(
         if roles is not None:
             return InstructionLikeMatch("any.forged_turns", roles), disguised
     return None, disguised
-
-
-# How much text around a disguised word is read again: every rule's match fits in a window of
-# _REACH_BACK + _REACH_AHEAD around one trigger.
-_REREAD = _REACH_BACK + _REACH_AHEAD
-
-
-def _regions(positions: list[int], length: int) -> list[tuple[int, int]]:
-    out: list[tuple[int, int]] = []
-    for position in positions:
-        lo, hi = max(0, position - _REREAD), min(length, position + _REREAD)
-        if out and lo <= out[-1][1]:
-            out[-1] = (out[-1][0], hi)
-        else:
-            out.append((lo, hi))
-    return out
 
 
 # The name the notice's match carries when the learned scorer, not a rule, flagged the text.
@@ -556,7 +460,7 @@ def find_by_rules(
         return found
     # Read again only the stretches around the disguised words, so that a long page with one
     # hyphenated slug or typo costs a few hundred characters more, not a second pass.
-    for lo, hi in _regions(disguised, len(folded)):
+    for lo, hi in gate.regions(disguised, len(folded)):
         region = folded[lo:hi]
         for reading in obfuscation.readings(region):
             found, _ = _first_match(reading, None)
