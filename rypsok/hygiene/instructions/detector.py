@@ -439,7 +439,9 @@ def find_instruction_like(text: str) -> InstructionLikeMatch | None:
     when its score reaches the threshold."""
     folded, original = _prepare(text)
     rejected: list[str] = []
-    found = find_by_rules(folded, original, rejected)
+    found, disguised = _first_match(folded, original, rejected)
+    if found is None and disguised:
+        found = _reread(folded, original, disguised)
     if found is not None or rejected or not folded.strip():
         return found
     window = scorer.flagged_window(folded)
@@ -458,8 +460,13 @@ def find_by_rules(
     found, disguised = _first_match(folded, original, rejected, hits)
     if found is not None or not disguised:
         return found
-    # Read again only the stretches around the disguised words, so that a long page with one
-    # hyphenated slug or typo costs a few hundred characters more, not a second pass.
+    return _reread(folded, original, disguised)
+
+
+def _reread(folded: str, original: str | None, disguised: list[int]) -> InstructionLikeMatch | None:
+    """The first rule that fires on a disguised form read again. Only the stretches around the
+    disguised words are read, so that a long page with one hyphenated slug or typo costs a few
+    hundred characters more, not a second pass."""
     for lo, hi in gate.regions(disguised, len(folded)):
         region = folded[lo:hi]
         for reading in obfuscation.readings(region):

@@ -39,8 +39,8 @@ Clause = frozenset[str]
 _MAX_STRINGS = 64
 # Strings shorter than this are too common to be worth a look ("a", "s ").
 _MIN_LENGTH = 3
-# Clauses looked for per window, the most selective first.
-_CLAUSES_PER_WINDOW = 2
+# Small clauses looked for per window, the most selective first.
+_SMALL_CLAUSES = 3
 # Words of four letters or more on nearly every page of the rules' languages (shorter strings
 # count as common anyway): a clause holding one skips few windows and makes the look slower.
 _COMMON = frozenset(
@@ -284,24 +284,33 @@ def necessary_clauses(
     return tuple(sorted(clauses, key=lambda clause: _rank(clause, triggers)))
 
 
-class WindowFilter:
-    """Whether a window can hold a match of one expression: ``str.find`` for a clause of one
-    string, else one pass of a small automaton over the window for the clauses' strings."""
+# A clause of at most this many strings is looked for with ``str.find``, string by string;
+# a larger one with an automaton (one call, but its tables are seldom in the processor's cache).
+_FIND_AT_MOST = 6
 
-    __slots__ = ("_automaton", "_clauses", "_singles")
+
+class WindowFilter:
+    """Whether a window can hold a match of one expression: ``str.find`` for each string of a
+    small clause, one pass of a small automaton over the window for the larger ones."""
+
+    __slots__ = ("_automaton", "_clauses", "_small")
 
     def __init__(self, clauses: Sequence[Clause]) -> None:
-        self._singles = tuple(next(iter(c)) for c in clauses if len(c) == 1)
-        many = [c for c in clauses if len(c) > 1]
-        strings = sorted(set().union(*many))
+        self._small = tuple(tuple(sorted(c)) for c in clauses if len(c) <= _FIND_AT_MOST)
+        large = [c for c in clauses if len(c) > _FIND_AT_MOST]
+        strings = sorted(set().union(*large))
         index = {string: i for i, string in enumerate(strings)}
-        self._clauses = tuple(frozenset(index[s] for s in clause) for clause in many)
+        self._clauses = tuple(frozenset(index[s] for s in clause) for clause in large)
         self._automaton = ahocorasick_rs.AhoCorasick(strings) if strings else None
 
     def may_match(self, text: str, start: int, end: int) -> bool:
         """False only when text[start:end] holds no string of one of the clauses."""
-        for string in self._singles:
-            if text.find(string, start, end) < 0:
+        find = text.find
+        for clause in self._small:
+            for string in clause:
+                if find(string, start, end) >= 0:
+                    break
+            else:
                 return False
         if self._automaton is None:
             return True
@@ -317,16 +326,19 @@ class WindowFilter:
 def window_filter(
     pattern: str, flags: int = 0, triggers: frozenset[str] = frozenset()
 ) -> WindowFilter | None:
-    """The filter of the expression of a rule woken by ``triggers``: its best clause, and the
-    second best unless it holds a common word; None when no clause skips a woken window."""
+    """The filter of the expression of a rule woken by ``triggers``, or None when no clause
+    would skip a woken window: up to _SMALL_CLAUSES small clauses (looked for with
+    ``str.find``, cheap even when the processor's caches are cold), else the best large one."""
     ranked = [
         (clause, _rank(clause, triggers)) for clause in necessary_clauses(pattern, flags, triggers)
     ]
-    chosen = [
+    useful = [
         clause
-        for i, (clause, (woken, common, _, _)) in enumerate(ranked[:_CLAUSES_PER_WINDOW])
+        for i, (clause, (woken, common, _, _)) in enumerate(ranked)
         if not woken and (i == 0 or not common)
     ]
+    small = [clause for clause in useful if len(clause) <= _FIND_AT_MOST][:_SMALL_CLAUSES]
+    chosen = small or useful[:1]
     return WindowFilter(chosen) if chosen else None
 
 
