@@ -417,7 +417,11 @@ def _first_match(
 ) -> tuple[InstructionLikeMatch | None, list[int]]:
     windows, role_lines_seen, disguised = _GATE.windows(folded, hits)
     for rule_index in sorted(windows):
+        window_filter = _compiled_rule(rule_index).window_filter
         for start, end in windows[rule_index]:
+            # The filter is _search's first step, asked here to save a call per window it skips.
+            if window_filter is not None and not window_filter.may_match(folded, start, end):
+                continue
             match = _search(rule_index, folded, start, end, original, rejected)
             if match is not None:
                 return InstructionLikeMatch(_RULES[rule_index].name, match.group()), disguised

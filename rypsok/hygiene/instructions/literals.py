@@ -301,7 +301,13 @@ class WindowFilter:
         strings = sorted(set().union(*large))
         index = {string: i for i, string in enumerate(strings)}
         self._clauses = tuple(frozenset(index[s] for s in clause) for clause in large)
-        self._automaton = ahocorasick_rs.AhoCorasick(strings) if strings else None
+        # Bytes: a string is in a window exactly when its UTF-8 form is in the window's, and the
+        # bytes automaton is the faster of the two.
+        self._automaton = (
+            ahocorasick_rs.BytesAhoCorasick([s.encode("utf-8") for s in strings])
+            if strings
+            else None
+        )
 
     def may_match(self, text: str, start: int, end: int) -> bool:
         """False only when text[start:end] holds no string of one of the clauses."""
@@ -314,7 +320,8 @@ class WindowFilter:
                 return False
         if self._automaton is None:
             return True
-        hits = self._automaton.find_matches_as_indexes(text[start:end], overlapping=True)
+        window = text[start:end].encode("utf-8", "surrogatepass")
+        hits = self._automaton.find_matches_as_indexes(window, overlapping=True)
         if not hits:
             return False
         if len(self._clauses) == 1:
