@@ -87,6 +87,10 @@ TriggerHits = gate.TriggerHits
 # sanitizer removes them before a page reaches the detector, and the detector does too.
 _INVISIBLE_CHARS = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
 _FULLWIDTH_LETTERS = re.compile(r"[\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]+")
+# Either kind, looked for in one pass (few texts hold any): half the cost of two.
+_INVISIBLE_OR_FULLWIDTH = re.compile(
+    "[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff\uff10-\uff5a]"
+)
 
 
 def _prepare(text: str) -> tuple[str, str | None]:
@@ -105,12 +109,11 @@ def _fold(text: str) -> str:
         if mark in folded:
             folded = folded.replace(mark, "")
     if not folded.isascii():
-        if _INVISIBLE_CHARS.search(folded):
-            folded = _INVISIBLE_CHARS.sub("", folded)
         folded = folded.replace("ё", "е").replace("’", "'")
-        if _FULLWIDTH_LETTERS.search(folded):
+        if _INVISIBLE_OR_FULLWIDTH.search(folded):
             folded = _FULLWIDTH_LETTERS.sub(
-                lambda m: "".join(chr(ord(c) - 0xFEE0) for c in m.group()), folded
+                lambda m: "".join(chr(ord(c) - 0xFEE0) for c in m.group()),
+                _INVISIBLE_CHARS.sub("", folded),
             )
     return folded
 
