@@ -355,19 +355,32 @@ def _search(
     """The first match of the rule in text[start:end] that starts a clause and no veto removes;
     each match that fails is named in ``rejected``. Without ``shortcuts``, the expression is
     searched plainly (the reference the shortcuts must equal)."""
+    compiled = _compiled_rule(rule_index)
+    window_filter = compiled.window_filter
+    if shortcuts and window_filter is not None and not window_filter.may_match(text, start, end):
+        return None
+    return _search_window(rule_index, text, start, end, original, rejected, shortcuts)
+
+
+def _search_window(
+    rule_index: int,
+    text: str,
+    start: int,
+    end: int,
+    original: str | None,
+    rejected: list[str] | None,
+    shortcuts: bool = True,
+) -> re.Match[str] | None:
+    """``_search`` in a window its filter has let through."""
     rule = _RULES[rule_index]
     compiled = _compiled_rule(rule_index)
     pattern = compiled.pattern
-    if shortcuts:
-        window_filter = compiled.window_filter
-        if window_filter is not None and not window_filter.may_match(text, start, end):
-            return None
-        if compiled.match_starts is not None:
-            for position in compiled.match_starts.positions(text, start, end):
-                match = pattern.match(text, position, end)
-                if match is not None and _accepted(rule, compiled, text, match, original, rejected):
-                    return match
-            return None
+    if shortcuts and compiled.match_starts is not None:
+        for position in compiled.match_starts.positions(text, start, end):
+            match = pattern.match(text, position, end)
+            if match is not None and _accepted(rule, compiled, text, match, original, rejected):
+                return match
+        return None
     position = start
     while True:
         match = pattern.search(text, position, end)
@@ -422,10 +435,10 @@ def _first_match(
     for rule_index in sorted(windows):
         window_filter = _compiled_rule(rule_index).window_filter
         for start, end in windows[rule_index]:
-            # The filter is _search's first step, asked here to save a call per window it skips.
+            # _search, in two steps: most windows stop at the filter.
             if window_filter is not None and not window_filter.may_match(folded, start, end):
                 continue
-            match = _search(rule_index, folded, start, end, original, rejected)
+            match = _search_window(rule_index, folded, start, end, original, rejected)
             if match is not None:
                 return InstructionLikeMatch(_RULES[rule_index].name, match.group()), disguised
     if role_lines_seen:
