@@ -16,6 +16,7 @@ import importlib
 import inspect
 import json
 import pkgutil
+import re
 import typing
 import zlib
 from pathlib import Path
@@ -23,6 +24,8 @@ from types import ModuleType
 
 import httpx
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import rypsok.engines
 from rypsok.engines import arxiv, github, hackernews, stackexchange, wikipedia
@@ -34,6 +37,7 @@ from rypsok.engines.base import (
     EngineSearch,
     QueryLimit,
     RawResult,
+    has_long_digit_run,
     load_json,
     read_answer,
 )
@@ -905,6 +909,21 @@ def test_a_regional_language_is_honoured_where_its_primary_language_is():
 def test_an_answer_reads_as_the_standard_library_reads_it(body: bytes) -> None:
     """orjson reads answers faster; whatever it refuses, the standard library reads."""
     assert repr(load_json(body)) == repr(json.loads(body))
+
+
+DIGIT_RUNS = st.lists(
+    st.one_of(
+        st.binary(max_size=8),
+        st.integers(0, 40).map(lambda n: b"7" * n),
+        st.sampled_from([b"0123456789", b"9876543210", b"/", b":", b"\x00", b"\xb9", b"\xd9"]),
+    ),
+    max_size=12,
+).map(b"".join)
+
+
+@given(DIGIT_RUNS)
+def test_the_long_digit_run_check_answers_as_the_regular_expression(body: bytes) -> None:
+    assert has_long_digit_run(body) == (re.search(rb"[0-9]{19}", body) is not None)
 
 
 @pytest.mark.parametrize("body", [b"", b"{", b"\xff\xfe{", b"[1,]"])
