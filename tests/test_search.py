@@ -118,10 +118,12 @@ async def test_engine_failure_reasons(engines, play, reason):
 
 
 @pytest.mark.parametrize("mode", ["hang", "dribble"])
-async def test_deadline_when_no_engine_answers_in_time(engines, mode):
+@pytest.mark.parametrize("enabled", [CODE, {"github"}], ids=["two engines", "one engine"])
+async def test_deadline_when_no_engine_answers_in_time(engines, mode, enabled):
+    """One engine alone runs in the search's own task, not a task group: the same deadline."""
     engines.plays["github"] = Play(mode=mode)
     engines.plays["stackexchange"] = Play(mode="hang")
-    config = code_config(engines, search={"deadline_ms": 500})
+    config = make_config(engines, enabled, search={"deadline_ms": 500})
     started = anyio.current_time()
     with pytest.raises(ToolError) as raised:
         await search(config, category="code")

@@ -215,34 +215,41 @@ async def _run_engine(
     started: float,
     send: anyio.abc.ObjectSendStream[EngineRun],
 ) -> None:
-    engine = job.config.id
-    run = EngineRun(engine, "failed", start_ms=(anyio.current_time() - started) * 1000)
+    """One engine as a child task of the search: its run goes into the channel."""
     async with send:
-        with telemetry.span(f"engine {engine}") as span:
-            try:
-                try:
-                    request = job.module.build_request(
-                        job.config.endpoint, job.search, job.config.credential
-                    )
-                except Exception:
-                    log.exception("engine_build_failed", extra={"fields": {"engine": engine}})
-                    run.reason = "parse_failure"
-                else:
-                    await _exchange(pools, job, request, run)
-            finally:
-                # Cancelled at the deadline, the run is never reported: that is its timeout.
-                run.end_ms = (anyio.current_time() - started) * 1000
-                failure = (run.reason or "timeout") if run.outcome == "failed" else ""
-                span.set_attributes(
-                    {
-                        "rypsok.engine": engine,
-                        "rypsok.outcome": run.outcome,
-                        "rypsok.reason": failure,
-                        "rypsok.ms": round(run.end_ms - (run.start_ms or 0.0), 1),
-                    }
-                )
+        run = await _engine_run(pools, job, started)
         with contextlib.suppress(anyio.BrokenResourceError):
             await send.send(run)
+
+
+async def _engine_run(pools: EnginePools, job: EngineJob, started: float) -> EngineRun:
+    """Build the engine's request, send it and read the answer. Cancelled at the deadline,
+    the run is never returned: that is its timeout."""
+    engine = job.config.id
+    run = EngineRun(engine, "failed", start_ms=(anyio.current_time() - started) * 1000)
+    with telemetry.span(f"engine {engine}") as span:
+        try:
+            try:
+                request = job.module.build_request(
+                    job.config.endpoint, job.search, job.config.credential
+                )
+            except Exception:
+                log.exception("engine_build_failed", extra={"fields": {"engine": engine}})
+                run.reason = "parse_failure"
+            else:
+                await _exchange(pools, job, request, run)
+        finally:
+            run.end_ms = (anyio.current_time() - started) * 1000
+            failure = (run.reason or "timeout") if run.outcome == "failed" else ""
+            span.set_attributes(
+                {
+                    "rypsok.engine": engine,
+                    "rypsok.outcome": run.outcome,
+                    "rypsok.reason": failure,
+                    "rypsok.ms": round(run.end_ms - (run.start_ms or 0.0), 1),
+                }
+            )
+    return run
 
 
 async def _exchange(
@@ -301,6 +308,24 @@ async def _exchange(
         run.results = list(parsed)
 
 
+async def _run_in_group(
+    pools: EnginePools,
+    jobs: list[EngineJob],
+    started: float,
+    runs: dict[str, EngineRun],
+    progress: Progress,
+) -> None:
+    send, receive = anyio.create_memory_object_stream[EngineRun](len(jobs))
+    async with anyio.create_task_group() as group:
+        async with send:
+            for job in jobs:
+                group.start_soon(_run_engine, pools, job, started, send.clone())
+        async with receive:
+            async for run in receive:
+                runs[run.engine] = run
+                await progress.report(len(runs), len(jobs), progress_message(run))
+
+
 def progress_message(run: EngineRun) -> str:
     """What a progress notification says of one engine that finished."""
     if run.outcome == "answered":
@@ -318,20 +343,18 @@ async def run_engines(
     """Run every job; by ``deadline_at`` (anyio time) each has a run, timeouts included.
     ``progress`` hears of each engine as it finishes (engines finished of engines asked)."""
     runs: dict[str, EngineRun] = {}
-    send, receive = anyio.create_memory_object_stream[EngineRun](max(1, len(jobs)))
     spawned_ms = (anyio.current_time() - started) * 1000
     # The deadline scope wraps the task group: at the deadline every engine task is cancelled
     # with the collecting loop; before it, the loop ends once every task has reported and
-    # closed its end of the channel, so the group has nothing left to wait for.
+    # closed its end of the channel, so the group has nothing left to wait for. A search
+    # that asks one engine runs it in its own task: no group, no channel.
     with anyio.CancelScope(deadline=deadline_at):
-        async with anyio.create_task_group() as group:
-            async with send:
-                for job in jobs:
-                    group.start_soon(_run_engine, pools, job, started, send.clone())
-            async with receive:
-                async for run in receive:
-                    runs[run.engine] = run
-                    await progress.report(len(runs), len(jobs), progress_message(run))
+        if len(jobs) == 1:
+            run = await _engine_run(pools, jobs[0], started)
+            runs[run.engine] = run
+            await progress.report(1, 1, progress_message(run))
+        else:
+            await _run_in_group(pools, jobs, started, runs, progress)
     end_ms = (anyio.current_time() - started) * 1000
     for job in jobs:
         if job.config.id not in runs:
