@@ -24,7 +24,7 @@ from types import ModuleType
 
 import httpx
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rypsok.engines
@@ -38,6 +38,7 @@ from rypsok.engines.base import (
     QueryLimit,
     RawResult,
     has_long_digit_run,
+    http_request,
     load_json,
     read_answer,
 )
@@ -924,6 +925,40 @@ DIGIT_RUNS = st.lists(
 @given(DIGIT_RUNS)
 def test_the_long_digit_run_check_answers_as_the_regular_expression(body: bytes) -> None:
     assert has_long_digit_run(body) == (re.search(rb"[0-9]{19}", body) is not None)
+
+
+QUERY_TEXT = st.text(
+    alphabet=st.sampled_from(
+        list("aZ09 +-_.~%&=#?/:@!$'()*,;[]\\\"<>^`{|}\u00e9\u65e5\u200b\x00\t\n")
+    ),
+    max_size=12,
+) | st.text(max_size=6)
+
+
+@settings(max_examples=500)
+@given(
+    st.sampled_from(
+        [
+            "https://en.wikipedia.org/w/api.php",
+            "http://127.0.0.1:8080/e/x/search",
+            "https://api.example.com",
+            "http://[::1]:9/a b/c%20d",
+            "https://us%40er:pa%20ss@h.example/p",
+        ]
+    ),
+    st.dictionaries(QUERY_TEXT, QUERY_TEXT, max_size=6),
+    st.sampled_from(["GET", "POST"]),
+)
+def test_parameters_put_in_the_url_make_the_request_httpx_makes(
+    base: str, params: dict[str, str], method: str
+) -> None:
+    made = http_request(method, base, params=params, headers={"Accept": "a/b"})
+    expected = httpx.Request(method, base, params=params, headers={"Accept": "a/b"})
+    assert str(made.url) == str(expected.url)
+    assert made.url.raw_path == expected.url.raw_path
+    assert made.url.params.multi_items() == expected.url.params.multi_items()
+    assert made.headers.raw == expected.headers.raw
+    assert made.content == expected.content
 
 
 @pytest.mark.parametrize("body", [b"", b"{", b"\xff\xfe{", b"[1,]"])
