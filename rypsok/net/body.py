@@ -9,7 +9,7 @@ one network read and one piece, plus the decoder's own window (32 KiB for zlib, 
 
 A body is also judged whole: a gzip, deflate or brotli stream that stops before its end
 is :class:`BodyTruncated`. (A body shorter than its Content-Length, or a chunked body cut
-off, already fails inside httpx as ``RemoteProtocolError``.)
+off, already fails inside httpcore as ``RemoteProtocolError``, under httpx or not.)
 
 :class:`BoundedBody` is the sans-IO core; :func:`read_body` feeds it from an httpx response,
 :func:`read_raw` from any stream of raw chunks (an engine's httpcore response) and
