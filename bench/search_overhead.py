@@ -58,7 +58,9 @@ def bare_requests(config) -> list[tuple[str, str, list[tuple[str, str]], bytes]]
 
 
 def floor_client() -> httpx.AsyncClient:
-    """The same client settings rypsok uses for engines."""
+    """An httpx client with the engines' settings (no proxy from the environment, no
+    redirect, no timeout): the issue's baseline. rypsok itself sends engine requests on
+    httpcore, the layer under httpx."""
     return httpx.AsyncClient(
         trust_env=False,
         follow_redirects=False,
