@@ -1,19 +1,39 @@
 """The wire's descriptors read and written on real pipes, socketpairs and files: every byte
 arrives in order, the end reads as b"", a write the reader has no room for waits without
-holding up Trio's loop, and the descriptors' blocking mode is never changed."""
+holding up Trio's loop, and the descriptors' blocking mode is never changed; and rypsok
+serve on sockets, as Node's child_process starts it."""
 
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import socket
+import subprocess
 import sys
+import tempfile
 import threading
+import time
 
 import pytest
 import trio
 
 from rypsok.serve_stdio.descriptors import READ_CHUNK, Descriptor, fits_empty_pipe
+from tests.conftest import config_data
+from tests.engine_servers import json_play
+from tests.mcp_harness import ROOT, write_toml
+from tests.server_fork import rypsok_command
+
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": "init",
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "test", "version": "0"},
+    },
+}
 
 pytestmark = pytest.mark.anyio
 
@@ -155,3 +175,60 @@ def test_closing_a_socket_descriptor_leaves_the_wire_open():
     finally:
         os.close(ours)
         os.close(theirs)
+
+
+def test_rypsok_serve_on_sockets_answers_every_request_whole(engines, tmp_path):
+    """As Node's ``child_process`` starts a server (libuv gives it a socketpair for stdin and
+    one for stdout). The client writes every request before it reads anything, so the
+    replies outgrow the socket's buffer and are written partly at once, partly in a thread."""
+    engines.plays["github"] = json_play("github/search.json")
+    config = write_toml(config_data(engines, {"github"}), tmp_path / "rypsok.toml")
+    stdin_ours, stdin_theirs = socket.socketpair()
+    stdout_ours, stdout_theirs = socket.socketpair()
+    with tempfile.TemporaryFile() as log:
+        process = subprocess.Popen(
+            rypsok_command("serve", "--config", str(config)),
+            stdin=stdin_theirs.fileno(),
+            stdout=stdout_theirs.fileno(),
+            stderr=log,
+            cwd=ROOT,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
+        stdin_theirs.close()
+        stdout_theirs.close()
+        try:
+            requests = [INITIALIZE, {"jsonrpc": "2.0", "method": "notifications/initialized"}]
+            requests += [{"jsonrpc": "2.0", "id": n, "method": "tools/list"} for n in range(100)]
+            requests += [{"jsonrpc": "2.0", "id": f"ping {n}", "method": "ping"} for n in range(50)]
+            search = {"name": "web_search", "arguments": {"query": "asyncio", "category": "code"}}
+            requests.append(
+                {"jsonrpc": "2.0", "id": "search", "method": "tools/call", "params": search}
+            )
+            stdin_ours.sendall(b"".join(json.dumps(r).encode() + b"\n" for r in requests))
+            time.sleep(1)  # the replies wait for the client meanwhile
+            stdin_ours.shutdown(socket.SHUT_WR)  # the end of stdin
+            stdout_ours.settimeout(30)
+            received = bytearray()
+            while chunk := stdout_ours.recv(1 << 16):
+                received += chunk
+            assert process.wait(timeout=10) == 0
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+            stdin_ours.close()
+            stdout_ours.close()
+        log.seek(0)
+        assert "Traceback" not in log.read().decode("utf-8", "replace")
+    assert len(received) > 4 * (1 << 20) // 8  # more than a socket's buffer
+    replies = {reply["id"]: reply for reply in map(json.loads, received.splitlines())}
+    assert len(replies) == len(received.splitlines()) == 152
+    tools = replies[0]["result"]["tools"]
+    assert [tool["name"] for tool in tools] == ["web_search", "engine_status", "web_fetch"]
+    assert all(replies[n]["result"] == replies[0]["result"] for n in range(100))
+    assert all(replies[f"ping {n}"]["result"] == {} for n in range(50))
+    answer = replies["search"]["result"]
+    assert answer["isError"] is False and answer["structuredContent"]["results"]
+    assert [json.loads(block["text"]) for block in answer["content"]] == [
+        answer["structuredContent"]
+    ]
