@@ -3,6 +3,7 @@ first use or by the warm-up, and a slow build costs a call no more than its dead
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import ssl
@@ -118,6 +119,18 @@ async def test_each_engine_pool_is_made_once_however_many_ask_first():
         await pools.aclose()
 
 
+async def answered_in_time_again(client: Client, tries: int = 5) -> bool:
+    """Whether a search with the same 300 ms deadline is answered ``ok`` once what hung is
+    released. On a loaded machine the first search after the release can still miss the
+    short deadline (the pool's first connection, the engines' first answers), so a few
+    tries are allowed: what is tested is that the client recovers without a restart."""
+    for _ in range(tries):
+        with contextlib.suppress(ToolError):
+            if (await client.search("asyncio", category="code")).outcome == "ok":
+                return True
+    return False
+
+
 async def test_a_hanging_tls_build_costs_a_first_search_no_more_than_its_deadline(
     engines, monkeypatch
 ):
@@ -135,8 +148,7 @@ async def test_a_hanging_tls_build_costs_a_first_search_no_more_than_its_deadlin
             assert raised.value.detail["reason"] == "deadline"
             assert engines.requests_for("github") == engines.requests_for("stackexchange") == []
             hanging.release.set()
-            response = await client.search("asyncio", category="code")
-            assert response.outcome == "ok"
+            assert await answered_in_time_again(client)
             assert hanging.runs == 1
     finally:
         hanging.release.set()
@@ -159,7 +171,7 @@ async def test_modules_that_do_not_load_in_time_end_a_first_search_at_its_deadli
             assert anyio.current_time() - started <= 0.3 + SLACK_S
             assert (raised.value.kind, raised.value.detail["reason"]) == ("unavailable", "deadline")
             hanging.release.set()
-            assert (await client.search("asyncio", category="code")).outcome == "ok"
+            assert await answered_in_time_again(client)
     finally:
         hanging.release.set()
 
