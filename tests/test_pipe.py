@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 
 from rypsok.serve_stdio import long_line, wire
 from rypsok.serve_stdio import pipe as stdio
+from rypsok.serve_stdio.descriptors import READ_CHUNK
 from tests.conftest import config_data
 from tests.engine_servers import Play, json_play
 from tests.mcp_harness import ROOT, assert_conforms, modern_client, write_toml
@@ -512,7 +513,7 @@ def test_a_client_that_stops_reading_stalls_its_own_writes(server):
     assert accepted < total
     # What the server took: the owed bound, plus what the pipes and one read hold.
     per_request = len(requests) // total
-    pipes = 3 * (1 << 16) + stdio.READ_CHUNK
+    pipes = 3 * (1 << 16) + READ_CHUNK
     assert accepted <= stdio.MAX_OWED_REPLIES + pipes // per_request + pipes // 30
     # Reading again, every request is answered once.
     seen: set[int] = set()
