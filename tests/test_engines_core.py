@@ -37,11 +37,11 @@ from rypsok.engines.base import (
     EngineSearch,
     QueryLimit,
     RawResult,
-    has_long_digit_run,
     http_request,
     load_json,
     read_answer,
 )
+from rypsok.fast_json import has_long_digit_run
 from tests import engine_samples as samples
 from tests.engine_samples import CAPTCHA_PAGE, ERROR_PAGE, NOW, SINCE_DATE, USER_AGENT, fixture
 

@@ -625,3 +625,12 @@ def test_a_flood_of_garbage_is_answered_and_logged_bounded_and_starves_nothing(s
     assert len(nulls) <= stdio.BURST_ANSWERS * (len(bursts) + 1)
     assert len(raw.log()) < 50_000  # 2 MiB of garbage, 8,000 lines: a few records
     assert "Traceback" not in raw.log()
+
+
+@given(st.integers() | st.integers(min_value=10**17, max_value=10**40))
+def test_a_line_reads_every_integer_exactly_as_the_standard_library(number: int) -> None:
+    """orjson would read an integer past 64 bits as a float; such a line goes the careful way."""
+    line = json.dumps({"jsonrpc": "2.0", "id": number, "method": "ping"}).encode()
+    read = wire.read_line_json(line)
+    assert read == json.loads(line)
+    assert type(read["id"]) is int

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Literal
 
+from rypsok.fast_json import has_long_digit_run
 from rypsok.net.retry_after import read_retry_after
 
 if TYPE_CHECKING:
@@ -323,19 +324,6 @@ def load_json(body: bytes) -> Any:
         except orjson.JSONDecodeError:
             pass
     return json.loads(body)
-
-
-LONG_DIGIT_RUN = 19
-"""Digits in a row from which orjson may read an integer as a float (past 64 bits)."""
-_DIGITS_ONLY = bytes(0x30 if 0x30 <= b <= 0x39 else 0x20 for b in range(256))
-"""A byte table: every ASCII digit to ``0``, every other byte to a space."""
-
-
-def has_long_digit_run(body: bytes) -> bool:
-    """Whether ``body`` holds :data:`LONG_DIGIT_RUN` ASCII digits in a row; what
-    ``re.search(rb"[0-9]{19}", body)`` answers, ten times faster: one table lookup per byte
-    and a substring search, where the regular expression tries a match at every byte."""
-    return b"0" * LONG_DIGIT_RUN in body.translate(_DIGITS_ONLY)
 
 
 def item_url(item: Any) -> str | None:
