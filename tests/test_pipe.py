@@ -32,20 +32,15 @@ from rypsok.serve_stdio import pipe as stdio
 from rypsok.serve_stdio.descriptors import READ_CHUNK
 from tests.conftest import config_data
 from tests.engine_servers import Play, json_play
-from tests.mcp_harness import ROOT, assert_conforms, modern_client, write_toml
+from tests.mcp_harness import (
+    RAW_INITIALIZE,
+    RAW_INITIALIZED,
+    ROOT,
+    assert_conforms,
+    modern_client,
+    write_toml,
+)
 from tests.server_fork import rypsok_command
-
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": "init",
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-11-25",
-        "capabilities": {},
-        "clientInfo": {"name": "raw", "version": "0"},
-    },
-}
-INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 
 
 def line(message: dict[str, Any] | str) -> bytes:
@@ -106,7 +101,7 @@ class RawServer:
         return json.loads(self._lines.popleft())
 
     def initialize(self) -> None:
-        self.send(line(INITIALIZE) + line(INITIALIZED))
+        self.send(line(RAW_INITIALIZE) + line(RAW_INITIALIZED))
         reply = self.read_reply()
         assert reply["id"] == "init" and "result" in reply, reply
 
@@ -563,7 +558,7 @@ def test_a_closed_socket_for_stdout_ends_the_server_at_its_next_reply(server):
     raw = server(stdout=theirs.fileno())
     theirs.close()
     reader = ours.makefile("rb")
-    raw.send(line(INITIALIZE) + line(INITIALIZED))
+    raw.send(line(RAW_INITIALIZE) + line(RAW_INITIALIZED))
     assert json.loads(reader.readline())["id"] == "init"
     reader.close()
     ours.close()

@@ -21,19 +21,8 @@ import trio
 from rypsok.serve_stdio.descriptors import READ_CHUNK, Descriptor, fits_empty_pipe
 from tests.conftest import config_data
 from tests.engine_servers import json_play
-from tests.mcp_harness import ROOT, write_toml
+from tests.mcp_harness import RAW_INITIALIZE, RAW_INITIALIZED, ROOT, write_toml
 from tests.server_fork import rypsok_command
-
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": "init",
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-11-25",
-        "capabilities": {},
-        "clientInfo": {"name": "test", "version": "0"},
-    },
-}
 
 pytestmark = pytest.mark.anyio
 
@@ -197,7 +186,7 @@ def test_rypsok_serve_on_sockets_answers_every_request_whole(engines, tmp_path):
         stdin_theirs.close()
         stdout_theirs.close()
         try:
-            requests = [INITIALIZE, {"jsonrpc": "2.0", "method": "notifications/initialized"}]
+            requests = [RAW_INITIALIZE, RAW_INITIALIZED]
             requests += [{"jsonrpc": "2.0", "id": n, "method": "tools/list"} for n in range(100)]
             requests += [{"jsonrpc": "2.0", "id": f"ping {n}", "method": "ping"} for n in range(50)]
             search = {"name": "web_search", "arguments": {"query": "asyncio", "category": "code"}}
