@@ -1,7 +1,7 @@
 """web_search's own cost, against the bare HTTP requests it makes, interleaved call by call.
 
     python bench/search_overhead.py [--quick] [--rounds N] [--delay-ms MS] [--parts 123]
-        [--engine NAME]
+        [--engine NAME] [--before DIR]
 
 Part 1 (issue 28's figures): one engine (wikipedia by default) answers 20 results at once.
 Through the library, each search is paired with a bare ``httpx`` GET of the same URL on
@@ -12,7 +12,10 @@ it (median of the paired differences).
 
 Part 2: the same through MCP, ``rypsok serve`` on stdio driven by the SDK's
 ``ClientSession``, each call paired with the bare GET from this process. Goal: the median
-paired difference under 3 ms. The server's CPU per call (psutil) is shown beside it.
+paired difference under 3 ms. The server's CPU per call (psutil) is shown beside it. With
+``--before DIR`` (a checkout of rypsok from before, e.g. ``git worktree add``), a second
+``rypsok serve`` runs from DIR, and its calls join the rotation: both trees are measured
+against the same bare GETs in one run, so a change shows above the machine's load.
 
 Part 3: six engines answer 20 results each after a fixed delay; the floor is the same six
 HTTP requests made bare in one task group (the slowest engine plus the transport). Goals:
@@ -21,7 +24,9 @@ median overhead (rypsok - floor, paired) under 5 ms; ratio of medians under 1.10
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import functools
 import tempfile
 import time
 from pathlib import Path
@@ -58,7 +63,9 @@ def bare_requests(config) -> list[tuple[str, str, list[tuple[str, str]], bytes]]
 
 
 def floor_client() -> httpx.AsyncClient:
-    """The same client settings rypsok uses for engines."""
+    """An httpx client with the engines' settings (no proxy from the environment, no
+    redirect, no timeout): the issue's baseline. rypsok itself sends engine requests on
+    httpcore, the layer under httpx."""
     return httpx.AsyncClient(
         trust_env=False,
         follow_redirects=False,
@@ -119,23 +126,29 @@ async def one_engine_library(config, url: str, rounds: int, warmup: int):
     return figures
 
 
-async def one_engine_mcp(config_path: Path, url: str, rounds: int, warmup: int):
-    """MCP call wall and bare wall per round, interleaved, and the server's CPU per call
-    (psutil counts in clock ticks: one figure over the whole run)."""
-    figures: dict[str, list[float]] = {"wall": [], "bare_wall": [], "server_cpu": []}
-    async with (
-        c.mcp_session(c.rypsok_parameters(config_path)) as session,
-        floor_client() as http,
-    ):
-        server = c.child_process("rypsok", "serve")
+def tree_parameters(config_path: Path, root: Path):
+    """``rypsok serve`` of the checkout at ``root`` (``python -m`` finds it in its cwd)."""
+    parameters = c.rypsok_parameters(config_path)
+    parameters.cwd = str(root)
+    return parameters
 
-        async def search() -> float:
-            start = c.clock()
-            result = await session.call_tool("web_search", {"query": QUERY, "max_results": 20})
-            took = c.clock() - start
-            answer = result.structured_content or {}
-            assert not result.is_error and len(answer.get("results", [])) == 20, result
-            return took
+
+async def one_engine_mcp(config_path: Path, url: str, rounds: int, warmup: int, before=None):
+    """MCP call wall and bare wall per round, interleaved (with ``before``, the calls of
+    that tree's server too, in rotating order), and each server's CPU per call (psutil
+    counts in clock ticks: one figure over the whole run)."""
+    trees = {"": c.ROOT, **({"before_": before} if before else {})}
+    figures: dict[str, list[float]] = {"bare_wall": []}
+    async with contextlib.AsyncExitStack() as stack:
+        http = await stack.enter_async_context(floor_client())
+        calls = {}
+        servers = {}
+        for prefix, root in trees.items():
+            params = tree_parameters(config_path, root)
+            session = await stack.enter_async_context(c.mcp_session(params))
+            servers[prefix] = c.child_process("rypsok", "serve")
+            calls[prefix + "wall"] = functools.partial(mcp_search, session)
+            figures[prefix + "wall"] = []
 
         async def bare() -> float:
             start = c.clock()
@@ -145,19 +158,31 @@ async def one_engine_mcp(config_path: Path, url: str, rounds: int, warmup: int):
             assert response.status_code == 200 and body
             return took
 
+        calls["bare_wall"] = bare
         for _ in range(warmup):
-            await search()
-            await bare()
-        cpu = c.cpu_seconds(server.pid)
+            for call in calls.values():
+                await call()
+        cpu = {prefix: c.cpu_seconds(server.pid) for prefix, server in servers.items()}
+        names = list(calls)
         for i in range(rounds):
-            order = (search, bare) if i % 2 else (bare, search)
-            for call in order:
-                figures["wall" if call is search else "bare_wall"].append(await call())
-        figures["server_cpu"].append((c.cpu_seconds(server.pid) - cpu) / rounds)
+            shift = i % len(names)
+            for name in names[shift:] + names[:shift]:
+                figures[name].append(await calls[name]())
+        for prefix, server in servers.items():
+            figures[prefix + "server_cpu"] = [(c.cpu_seconds(server.pid) - cpu[prefix]) / rounds]
     return figures
 
 
-def one_engine(engine: str, rounds: int, warmup: int, parts: str) -> None:
+async def mcp_search(session) -> float:
+    start = c.clock()
+    result = await session.call_tool("web_search", {"query": QUERY, "max_results": 20})
+    took = c.clock() - start
+    answer = result.structured_content or {}
+    assert not result.is_error and len(answer.get("results", [])) == 20, result
+    return took
+
+
+def one_engine(engine: str, rounds: int, warmup: int, parts: str, before: Path | None) -> None:
     plays = {engine: single(answer_play(engine))}
     with PlayServer(plays) as server, tempfile.TemporaryDirectory() as folder:
         data = c.config_data(server, [engine])
@@ -188,22 +213,36 @@ def one_engine(engine: str, rounds: int, warmup: int, parts: str) -> None:
             c.verdict("library: wall over the bare GET, median", c.median(over) * 1000, 2, "ms")
         if "2" in parts:
             config_path = c.write_config(data, Path(folder) / "rypsok.toml")
-            got = trio.run(one_engine_mcp, config_path, url, rounds, warmup)
+            got = trio.run(one_engine_mcp, config_path, url, rounds, warmup, before)
             over = [a - b for a, b in zip(got["wall"], got["bare_wall"], strict=True)]
+            rows = [
+                ("MCP call wall", got["wall"]),
+                ("bare GET wall", got["bare_wall"]),
+                ("wall over (paired)", over),
+            ]
+            if before:
+                rows += [
+                    ("before: MCP call wall", got["before_wall"]),
+                    ("before: wall over (paired)", paired(got["before_wall"], got["bare_wall"])),
+                    ("this tree - before (paired)", paired(got["wall"], got["before_wall"])),
+                ]
             print(f"part 2, MCP on stdio: {rounds} calls and {rounds} bare GETs, interleaved")
+            if before:
+                print(f"  and {rounds} calls of the tree at {before} in the same rotation")
             c.table(
                 ["ms", "median", "p90", "p99", "max"],
-                [
-                    [name, *(c.ms(f(values)) for f in c.LATENCY_STATS)]
-                    for name, values in [
-                        ("MCP call wall", got["wall"]),
-                        ("bare GET wall", got["bare_wall"]),
-                        ("wall over (paired)", over),
-                    ]
-                ],
+                [[name, *(c.ms(f(values)) for f in c.LATENCY_STATS)] for name, values in rows],
             )
-            print(f"server CPU per call (mean over the run): {got['server_cpu'][0] * 1000:.2f} ms")
+            for prefix in ("", "before_") if before else ("",):
+                cpu = got[prefix + "server_cpu"][0] * 1000
+                print(
+                    f"{prefix.replace('_', ': ')}server CPU per call (mean over the run): {cpu:.2f} ms"
+                )
             c.verdict("MCP stdio: wall over the bare GET, median", c.median(over) * 1000, 3, "ms")
+
+
+def paired(ours: list[float], theirs: list[float]) -> list[float]:
+    return [a - b for a, b in zip(ours, theirs, strict=True)]
 
 
 # Part 3: six engines
@@ -260,6 +299,7 @@ def main() -> int:
         delay_ms=(int, 50, "part 3: each engine's delay before answering"),
         parts=(str, "123", "which parts to run (default 123)"),
         engine=(str, "wikipedia", "parts 1 and 2: the one engine"),
+        before=(Path, None, "part 2: a rypsok checkout from before, measured in the same run"),
     )
     rounds = args.rounds or (40 if args.quick else 300)
     warmup = 5 if args.quick else 20
@@ -268,7 +308,7 @@ def main() -> int:
         f"python bench/search_overhead.py{' --quick' if args.quick else ''}",
     )
     if "1" in args.parts or "2" in args.parts:
-        one_engine(args.engine, rounds, warmup, args.parts)
+        one_engine(args.engine, rounds, warmup, args.parts, args.before)
     if "3" not in args.parts:
         return 0
     print("\npart 3: six engines")

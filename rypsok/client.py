@@ -35,7 +35,6 @@ from rypsok.state import (
     tool_window,
 )
 from rypsok.state.limits import Clock, ConcurrencyLimit, OnTimeLimit, TokenShares
-from rypsok.version import USER_AGENT
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -440,7 +439,7 @@ class Client:
 
     def _engine_pools(self, engine_ids: list[str]) -> EnginePools:
         orchestrate = importlib.import_module("rypsok.metasearch.orchestrate")
-        return orchestrate.EnginePools(engine_ids, self.config.search.max_concurrent, USER_AGENT)
+        return orchestrate.EnginePools(engine_ids, self.config.search.max_concurrent)
 
     @contextlib.asynccontextmanager
     async def _engine_session(self, jobs: list[EngineJob]):

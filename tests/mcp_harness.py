@@ -28,6 +28,19 @@ from mcp.client.streamable_http import streamable_http_client
 
 from tests.server_fork import rypsok_command
 
+RAW_INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": "init",
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "0"},
+    },
+}
+"""The handshake's first line as a client writes it by hand on the raw pipe."""
+RAW_INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+
 ROOT = Path(__file__).resolve().parent.parent
 TRANSPORTS = ("stdio", "http")
 READY_TIMEOUT_S = 30.0

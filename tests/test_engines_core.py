@@ -16,6 +16,7 @@ import importlib
 import inspect
 import json
 import pkgutil
+import re
 import typing
 import zlib
 from pathlib import Path
@@ -23,6 +24,8 @@ from types import ModuleType
 
 import httpx
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import rypsok.engines
 from rypsok.engines import arxiv, github, hackernews, stackexchange, wikipedia
@@ -34,9 +37,11 @@ from rypsok.engines.base import (
     EngineSearch,
     QueryLimit,
     RawResult,
+    http_request,
     load_json,
     read_answer,
 )
+from rypsok.fast_json import has_long_digit_run
 from tests import engine_samples as samples
 from tests.engine_samples import CAPTCHA_PAGE, ERROR_PAGE, NOW, SINCE_DATE, USER_AGENT, fixture
 
@@ -905,6 +910,55 @@ def test_a_regional_language_is_honoured_where_its_primary_language_is():
 def test_an_answer_reads_as_the_standard_library_reads_it(body: bytes) -> None:
     """orjson reads answers faster; whatever it refuses, the standard library reads."""
     assert repr(load_json(body)) == repr(json.loads(body))
+
+
+DIGIT_RUNS = st.lists(
+    st.one_of(
+        st.binary(max_size=8),
+        st.integers(0, 40).map(lambda n: b"7" * n),
+        st.sampled_from([b"0123456789", b"9876543210", b"/", b":", b"\x00", b"\xb9", b"\xd9"]),
+    ),
+    max_size=12,
+).map(b"".join)
+
+
+@given(DIGIT_RUNS)
+def test_the_long_digit_run_check_answers_as_the_regular_expression(body: bytes) -> None:
+    assert has_long_digit_run(body) == (re.search(rb"[0-9]{19}", body) is not None)
+
+
+QUERY_TEXT = st.text(
+    alphabet=st.sampled_from(
+        list("aZ09 +-_.~%&=#?/:@!$'()*,;[]\\\"<>^`{|}\u00e9\u65e5\u200b\x00\t\n")
+    ),
+    max_size=12,
+) | st.text(max_size=6)
+
+
+@settings(max_examples=500)
+@given(
+    st.sampled_from(
+        [
+            "https://en.wikipedia.org/w/api.php",
+            "http://127.0.0.1:8080/e/x/search",
+            "https://api.example.com",
+            "http://[::1]:9/a b/c%20d",
+            "https://us%40er:pa%20ss@h.example/p",
+        ]
+    ),
+    st.dictionaries(QUERY_TEXT, QUERY_TEXT, max_size=6),
+    st.sampled_from(["GET", "POST"]),
+)
+def test_parameters_put_in_the_url_make_the_request_httpx_makes(
+    base: str, params: dict[str, str], method: str
+) -> None:
+    made = http_request(method, base, params=params, headers={"Accept": "a/b"})
+    expected = httpx.Request(method, base, params=params, headers={"Accept": "a/b"})
+    assert str(made.url) == str(expected.url)
+    assert made.url.raw_path == expected.url.raw_path
+    assert made.url.params.multi_items() == expected.url.params.multi_items()
+    assert made.headers.raw == expected.headers.raw
+    assert made.content == expected.content
 
 
 @pytest.mark.parametrize("body", [b"", b"{", b"\xff\xfe{", b"[1,]"])

@@ -29,22 +29,18 @@ from hypothesis import strategies as st
 
 from rypsok.serve_stdio import long_line, wire
 from rypsok.serve_stdio import pipe as stdio
+from rypsok.serve_stdio.descriptors import READ_CHUNK
 from tests.conftest import config_data
 from tests.engine_servers import Play, json_play
-from tests.mcp_harness import ROOT, assert_conforms, modern_client, write_toml
+from tests.mcp_harness import (
+    RAW_INITIALIZE,
+    RAW_INITIALIZED,
+    ROOT,
+    assert_conforms,
+    modern_client,
+    write_toml,
+)
 from tests.server_fork import rypsok_command
-
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": "init",
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-11-25",
-        "capabilities": {},
-        "clientInfo": {"name": "raw", "version": "0"},
-    },
-}
-INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 
 
 def line(message: dict[str, Any] | str) -> bytes:
@@ -105,7 +101,7 @@ class RawServer:
         return json.loads(self._lines.popleft())
 
     def initialize(self) -> None:
-        self.send(line(INITIALIZE) + line(INITIALIZED))
+        self.send(line(RAW_INITIALIZE) + line(RAW_INITIALIZED))
         reply = self.read_reply()
         assert reply["id"] == "init" and "result" in reply, reply
 
@@ -512,7 +508,7 @@ def test_a_client_that_stops_reading_stalls_its_own_writes(server):
     assert accepted < total
     # What the server took: the owed bound, plus what the pipes and one read hold.
     per_request = len(requests) // total
-    pipes = 3 * (1 << 16) + stdio.READ_CHUNK
+    pipes = 3 * (1 << 16) + READ_CHUNK
     assert accepted <= stdio.MAX_OWED_REPLIES + pipes // per_request + pipes // 30
     # Reading again, every request is answered once.
     seen: set[int] = set()
@@ -562,7 +558,7 @@ def test_a_closed_socket_for_stdout_ends_the_server_at_its_next_reply(server):
     raw = server(stdout=theirs.fileno())
     theirs.close()
     reader = ours.makefile("rb")
-    raw.send(line(INITIALIZE) + line(INITIALIZED))
+    raw.send(line(RAW_INITIALIZE) + line(RAW_INITIALIZED))
     assert json.loads(reader.readline())["id"] == "init"
     reader.close()
     ours.close()
@@ -624,3 +620,12 @@ def test_a_flood_of_garbage_is_answered_and_logged_bounded_and_starves_nothing(s
     assert len(nulls) <= stdio.BURST_ANSWERS * (len(bursts) + 1)
     assert len(raw.log()) < 50_000  # 2 MiB of garbage, 8,000 lines: a few records
     assert "Traceback" not in raw.log()
+
+
+@given(st.integers() | st.integers(min_value=10**17, max_value=10**40))
+def test_a_line_reads_every_integer_exactly_as_the_standard_library(number: int) -> None:
+    """orjson would read an integer past 64 bits as a float; such a line goes the careful way."""
+    line = json.dumps({"jsonrpc": "2.0", "id": number, "method": "ping"}).encode()
+    read = wire.read_line_json(line)
+    assert read == json.loads(line)
+    assert type(read["id"]) is int

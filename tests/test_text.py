@@ -23,6 +23,7 @@ from rypsok.hygiene.text import (
     clean_line,
     clean_snippet,
     clean_title,
+    cut,
     removable,
 )
 
@@ -385,3 +386,21 @@ def test_ascii_text_is_cleaned_as_the_full_scan_cleans_it(raw: str) -> None:
     assert clean_content(raw) == Cleaned(kept, removed, False)
     kept, removed = _drop_any_invisible(raw.translate(_CONTROLS_TO_SPACE))
     assert clean_line(raw, 10_000) == Cleaned(" ".join(kept.split()), removed, False)
+
+
+_MOSTLY_PRINTABLE_ASCII = st.lists(
+    st.sampled_from(["a", "Z", "9", ".", " ", "  ", "~", "\x7f", "\x00", "\t", "\r", "\n", "\x1f"])
+    | st.text(alphabet=st.characters(min_codepoint=0x20, max_codepoint=0x7E), max_size=12),
+    max_size=40,
+).map("".join)
+
+
+@given(_MOSTLY_PRINTABLE_ASCII, st.integers(0, 120))
+def test_printable_ascii_is_cleaned_and_cut_as_the_full_scan_cleans_it(raw: str, limit: int):
+    """Printable ASCII skips the scan and the collapse when it has nothing for them; a line
+    is cut as any other."""
+    kept, removed = _drop_any_invisible(raw.replace("\r\n", "\n").replace("\r", "\n"))
+    assert clean_content(raw) == Cleaned(kept, removed, False)
+    kept, removed = _drop_any_invisible(raw.translate(_CONTROLS_TO_SPACE))
+    line = " ".join(kept.split())
+    assert clean_line(raw, limit) == Cleaned(cut(line, limit), removed, len(line) > limit)

@@ -13,6 +13,7 @@ from rypsok.hygiene.urls import (
     _canonical_key,
     canonical_key,
     is_tracking_parameter,
+    judge_result_url,
     result_url_problem,
     strip_tracking,
 )
@@ -312,6 +313,18 @@ def _problem_by_reading(url: str) -> str | None:
 @settings(max_examples=300)
 def test_the_plain_key_is_w3libs(url: str) -> None:
     assert canonical_key(url) == _canonical_key(strip_tracking(url))
+
+
+@given(_URLS | st.builds(lambda u, n: u + "/" + "a" * n, _URLS, st.integers(0, 2100)))
+@settings(max_examples=500)
+def test_a_result_url_is_judged_as_its_problem_its_tracking_and_its_key_say(url: str) -> None:
+    """The one-match answer for a plain URL without query or fragment is the long way's."""
+    problem = result_url_problem(url, POLICY)
+    if problem is not None:
+        assert judge_result_url(url, POLICY) == (problem, url, "")
+    else:
+        shown = strip_tracking(url)
+        assert judge_result_url(url, POLICY) == (None, shown, canonical_key(shown))
 
 
 @pytest.mark.parametrize(

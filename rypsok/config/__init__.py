@@ -9,6 +9,7 @@ live with their part: :mod:`.sections` (the tools' tables), :mod:`.engines`,
 
 from __future__ import annotations
 
+import functools
 import os
 import tomllib
 from collections.abc import Mapping
@@ -95,15 +96,27 @@ class Config:
         return self.engines[engine_id]
 
     def usable_engines(self) -> list[EngineConfig]:
-        return [e for e in self.engines.values() if e.unusable_reason is None]
+        return list(self._usable_engines)
 
     def served_categories(self) -> list[str]:
+        return list(self._served_categories)
+
+    # Read by every search, three times each (the schema, validation and the plan), and fixed
+    # with the configuration: worked out once. A cached_property writes the instance's
+    # __dict__ directly, which a frozen dataclass allows.
+
+    @functools.cached_property
+    def _usable_engines(self) -> tuple[EngineConfig, ...]:
+        return tuple(e for e in self.engines.values() if e.unusable_reason is None)
+
+    @functools.cached_property
+    def _served_categories(self) -> tuple[str, ...]:
         from rypsok.engines.base import CATEGORIES
 
         served = set()
-        for engine in self.usable_engines():
+        for engine in self._usable_engines:
             served |= engine_module(engine.id).INFO.categories
-        return [c for c in CATEGORIES if c in served]
+        return tuple(c for c in CATEGORIES if c in served)
 
     @property
     def default_language(self) -> str:

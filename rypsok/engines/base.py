@@ -28,11 +28,12 @@ from __future__ import annotations
 import datetime as dt
 import json
 import logging
-import re
+import urllib.parse
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Literal
 
+from rypsok.fast_json import has_long_digit_run
 from rypsok.net.retry_after import read_retry_after
 
 if TYPE_CHECKING:
@@ -188,9 +189,24 @@ answer pays an import under its deadline."""
 
 
 def http_request(method: str, url: str, **parts: Any) -> httpx.Request:
-    """``httpx.Request(method, url, **parts)``: every engine's ``build_request`` ends here."""
+    """``httpx.Request(method, url, **parts)``: every engine's ``build_request`` ends here.
+
+    Parameters of text (what the engines send) are put in the URL here, encoded as httpx
+    encodes them (``urllib.parse.urlencode``), so that httpx parses one URL instead of
+    parsing it, merging the parameters and parsing the merged URL again: half the cost of
+    the request, the same request (a Hypothesis property in tests/test_engines_core.py)."""
     import httpx
 
+    params = parts.get("params")
+    if (
+        isinstance(params, dict)
+        and "?" not in url
+        and "#" not in url
+        and all(type(k) is str and type(v) is str for k, v in params.items())
+    ):
+        del parts["params"]
+        if params:
+            url += "?" + urllib.parse.urlencode(params)
     return httpx.Request(method, url, **parts)
 
 
@@ -302,15 +318,12 @@ def load_json(body: bytes) -> Any:
     past 64 bits as a float."""
     import orjson
 
-    if _LONG_DIGIT_RUN.search(body) is None:
+    if not has_long_digit_run(body):
         try:
             return orjson.loads(body)
         except orjson.JSONDecodeError:
             pass
     return json.loads(body)
-
-
-_LONG_DIGIT_RUN = re.compile(rb"[0-9]{19}")
 
 
 def item_url(item: Any) -> str | None:

@@ -214,6 +214,7 @@ _ASCII_LINE_REMOVABLE_RE = re.compile(
         c for c in _REMOVABLE_CODE_POINTS if c < 0x80 and c not in _WHITESPACE_CONTROL_CODE_POINTS
     )
 )
+_ASCII_CONTROLS = bytes([*range(0x20), 0x7F])
 _CONTEXTUAL_RE = re.compile(_CONTEXTUAL_CLASS)
 _DROP = regex.compile(
     rf"{_REMOVABLE_CLASS}|{_ORPHAN_VARIATION_SELECTOR}|{_STRAY_JOINER}", regex.VERSION1
@@ -238,6 +239,13 @@ def invisible(ch: str) -> bool:
     return ch in _INVISIBLE
 
 
+def _printable_ascii(text: str) -> bool:
+    """Whether ``text`` is ASCII without a control character (most titles and snippets): it
+    then holds nothing to remove or turn into a space. Deleting the controls from its bytes
+    and comparing lengths is about three times faster than a regular expression's scan."""
+    return text.isascii() and len(text.encode().translate(None, _ASCII_CONTROLS)) == len(text)
+
+
 def _drop_invisible(text: str) -> tuple[str, int]:
     if text.isascii():
         return _ASCII_REMOVABLE_RE.subn("", text)
@@ -252,6 +260,8 @@ def _drop_any_invisible(text: str) -> tuple[str, int]:
 
 def clean_content(text: str) -> Cleaned:
     """Fetched page content: TAB, LF, U+2028 and U+2029 stay; CRLF and a lone CR become LF."""
+    if _printable_ascii(text):
+        return Cleaned(text, 0, False)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     kept, removed = _drop_invisible(text)
     return Cleaned(kept, removed, False)
@@ -266,6 +276,12 @@ def clean_line(text: str, limit: int) -> Cleaned:
     A space stands where they stood, so no joiner or selector context changes."""
     if limit < 0:
         raise ValueError("limit must not be negative")
+    if _printable_ascii(text):
+        # Only spaces separate its words: a line already when none is doubled or at an end.
+        if "  " in text or text.startswith(" ") or text.endswith(" "):
+            text = " ".join(text.split())
+        line, truncated = _cut(text, limit)
+        return Cleaned(line, 0, truncated)
     if text.isascii():  # str.split() takes the ASCII white space controls for spaces
         kept, removed = _ASCII_LINE_REMOVABLE_RE.subn("", text)
     else:

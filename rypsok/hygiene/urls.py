@@ -15,8 +15,16 @@ from urllib.parse import unquote
 
 from w3lib.url import canonicalize_url
 
+from rypsok.bounds import MAX_URL_CHARS
 from rypsok.net.egress import EgressPolicy
-from rypsok.net.url import DEFAULT_PORTS, PLAIN_NAME, URLError, is_plain_web_url, read_url
+from rypsok.net.url import (
+    DEFAULT_PORTS,
+    MAX_NAME_OCTETS,
+    PLAIN_NAME,
+    URLError,
+    is_plain_web_url,
+    read_url,
+)
 
 # Parameters that identify a click, a user, an e-mail recipient or a campaign, never
 # the page. Compiled from Brave's query filter (brave-core components/query_filter:
@@ -311,6 +319,27 @@ def result_url_problem(
     if read.address is not None and not policy.allows(read.address):
         return "url_invalid"
     return None
+
+
+def judge_result_url(url: str, policy: EgressPolicy) -> tuple[str | None, str, str]:
+    """A search result's URL judged: (why it is dropped, see :func:`result_url_problem`, or
+    None; the URL shown, without tracking parameters; its dedup key, see
+    :func:`canonical_key`). A dropped URL has the key ``""``.
+
+    The common result URL, a plain name and path without query or fragment, is answered
+    by one match: it is plain (:func:`is_plain_web_url`), has no tracking parameter, and
+    its key is its name and path."""
+    if "?" not in url and "#" not in url and len(url) <= MAX_URL_CHARS:
+        plain = _PLAIN_KEY.fullmatch(url)
+        if plain is not None:
+            host, path = plain.group(1), plain.group(2)
+            if len(host) <= MAX_NAME_OCTETS and "xn--" not in host:
+                return None, url, f"//{host}{path or '/'}"
+    problem = result_url_problem(url, policy)
+    if problem is not None:
+        return problem, url, ""
+    shown = strip_tracking(url)
+    return None, shown, canonical_key(shown)
 
 
 def _split_port(host_and_port: str) -> tuple[str, str]:

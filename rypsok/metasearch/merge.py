@@ -76,7 +76,8 @@ def fuse(answers: Sequence[EngineAnswer], policy: EgressPolicy, notices: Notices
         seen_here: set[str] = set()
         for rank, raw in enumerate(answer.results, start=1):
             if raw.url not in judged:
-                judged[raw.url] = _judge_url(raw.url, policy)
+                # Engines often agree on a URL: a search judges each distinct one once.
+                judged[raw.url] = urls.judge_result_url(raw.url, policy)
             problem, url, key = judged[raw.url]
             if problem is not None:
                 notices.count("results_dropped", reason=problem)
@@ -89,16 +90,6 @@ def fuse(answers: Sequence[EngineAnswer], policy: EgressPolicy, notices: Notices
     for entry in merged.values():
         entry.score = sum(weights[a.engine] / (RRF_K + a.rank) for a in entry.appearances)
     return sorted(merged.values(), key=lambda m: (-m.score, m.best.rank, m.best.engine))
-
-
-def _judge_url(raw_url: str, policy: EgressPolicy) -> tuple[str | None, str, str]:
-    """(why it is dropped or None, the URL shown, its dedup key); engines often agree on a
-    URL, so a search judges each distinct one once."""
-    problem = urls.result_url_problem(raw_url, policy)
-    if problem is not None:
-        return problem, raw_url, ""
-    url = urls.strip_tracking(raw_url)
-    return None, url, urls.canonical_key(url)
 
 
 def finish(

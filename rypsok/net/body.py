@@ -9,9 +9,10 @@ one network read and one piece, plus the decoder's own window (32 KiB for zlib, 
 
 A body is also judged whole: a gzip, deflate or brotli stream that stops before its end
 is :class:`BodyTruncated`. (A body shorter than its Content-Length, or a chunked body cut
-off, already fails inside httpx as ``RemoteProtocolError``.)
+off, already fails inside httpcore as ``RemoteProtocolError``, under httpx or not.)
 
-:class:`BoundedBody` is the sans-IO core; :func:`read_body` feeds it from a response and
+:class:`BoundedBody` is the sans-IO core; :func:`read_body` feeds it from an httpx response,
+:func:`read_raw` from any stream of raw chunks (an engine's httpcore response) and
 :func:`inflate` from bytes already in hand.
 """
 
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import zlib
-from collections.abc import Awaitable, Callable, Iterable, Iterator
+from collections.abc import AsyncIterable, Awaitable, Callable, Iterable, Iterator
 
 import brotli
 import httpx
@@ -216,15 +217,34 @@ async def read_body(
     Raises BodyTooLarge, BodyUndecodable (BodyTruncated included), or httpx's errors.
     """
     body = BoundedBody(response.headers.get("content-encoding", ""), limit, cut=cut)
-    raw_bytes = 0
     async with contextlib.aclosing(response.aiter_raw()) as raw_chunks:
-        async for raw in raw_chunks:
-            raw_bytes += len(raw)
-            if received is not None:
-                await received(raw_bytes)
-            if not body.feed(raw):
-                break
+        await _feed(body, raw_chunks, received)
     return body.finish()
+
+
+async def read_raw(raw_chunks: AsyncIterable[bytes], content_encoding: str, limit: int) -> bytes:
+    """The decoded body of a stream of raw chunks sent as ``content_encoding`` (an engine's
+    httpcore response), at most ``limit`` bytes; the caller closes the stream.
+
+    Raises BodyTooLarge, BodyUndecodable (BodyTruncated included), or the stream's errors.
+    """
+    body = BoundedBody(content_encoding, limit)
+    await _feed(body, raw_chunks, None)
+    return body.finish()
+
+
+async def _feed(
+    body: BoundedBody,
+    raw_chunks: AsyncIterable[bytes],
+    received: Callable[[int], Awaitable[None]] | None,
+) -> None:
+    raw_bytes = 0
+    async for raw in raw_chunks:
+        raw_bytes += len(raw)
+        if received is not None:
+            await received(raw_bytes)
+        if not body.feed(raw):
+            break
 
 
 def inflate(data: bytes, content_encoding: str, limit: int) -> bytes:

@@ -18,8 +18,8 @@ replies wait, and cancels the calls in flight when stdin ends. Here:
 - at the end of stdin the owed answers are written, then the process ends;
 - a closed stdout, SIGINT and SIGTERM end it at once.
 
-Reads and writes run in worker threads (``abandon_on_cancel``): a non-blocking
-``FdStream`` would change the mode of a descriptor rypsok shares with its parent.
+The descriptors stay blocking (rypsok shares them with its parent); on a pipe or a socket
+a message is read and written without a thread hop (rypsok.serve_stdio.descriptors).
 """
 
 from __future__ import annotations
@@ -43,12 +43,12 @@ from mcp.server import Server
 from mcp.shared.message import ServerMessageMetadata, SessionMessage
 
 from rypsok.serve_stdio import wire
+from rypsok.serve_stdio.descriptors import Descriptor
 
 log = logging.getLogger("rypsok.stdio")
 
 MAX_OWED_REPLIES = 128
 """Requests owed an answer at once; past it, rypsok stops reading stdin until one is written."""
-READ_CHUNK = 1 << 16
 MAX_REPLIES_PER_WRITE = 64
 BURST_ANSWERS = 10
 """Lines without a readable id answered (and logged) one by one in a burst; the rest are counted."""
@@ -125,12 +125,6 @@ class Outgoing:
     key: Any
 
 
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view) :]
-
-
 def _encoded(item: SessionMessage | Outgoing) -> tuple[bytes, Any]:
     """The line for one reply and the owed key it settles; a reply that cannot be encoded
     is answered -32603 for its id, so the request still gets its one answer."""
@@ -158,7 +152,7 @@ def _encoded(item: SessionMessage | Outgoing) -> tuple[bytes, Any]:
 
 
 async def _write_replies(
-    fd: int, replies: Any, owed: Owed, stop: trio.CancelScope, written: Callable[[], None]
+    out: Descriptor, replies: Any, owed: Owed, stop: trio.CancelScope, written: Callable[[], None]
 ) -> None:
     async with replies:
         async for first in replies:
@@ -168,9 +162,7 @@ async def _write_replies(
                     batch.append(replies.receive_nowait())
             lines = [_encoded(item) for item in batch]
             try:
-                await trio.to_thread.run_sync(
-                    _write_all, fd, b"".join(data for data, _ in lines), abandon_on_cancel=True
-                )
+                await out.write_all(b"".join(data for data, _ in lines))
             except OSError as exc:
                 log.info("stdout_closed", extra={"fields": {"error": exc.strerror}})
                 stop.cancel()
@@ -215,16 +207,14 @@ class Burst:
         self.lines = 0
 
 
-async def _read_requests(fd: int, to_sdk: Any, replies: Any, owed: Owed) -> None:
+async def _read_requests(stdin: Descriptor, to_sdk: Any, replies: Any, owed: Owed) -> None:
     splitter = wire.LineSplitter()
     remembered = Remembered()
     burst = Burst()
     async with to_sdk, replies:
         while True:
             try:
-                chunk = await trio.to_thread.run_sync(
-                    os.read, fd, READ_CHUNK, abandon_on_cancel=True
-                )
+                chunk = await stdin.read()
             except OSError:
                 chunk = b""
             for line in splitter.feed(chunk) if chunk else splitter.close():
@@ -319,15 +309,20 @@ async def serve_pipe(
     to_sdk, from_pipe = anyio.create_memory_object_stream[SessionMessage | Exception](0)
     to_pipe, replies = anyio.create_memory_object_stream[SessionMessage | Outgoing](0)
     owed = Owed(max_owed)
-    with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-        async with trio.open_nursery() as nursery:
-            stop = nursery.cancel_scope
-            nursery.start_soon(_stop_on_signal, signals, stop)
-            nursery.start_soon(_stop_on_hangup, out_fd, stop)
-            nursery.start_soon(_write_replies, out_fd, replies, owed, stop, written)
-            nursery.start_soon(_read_requests, in_fd, to_sdk, to_pipe.clone(), owed)
-            await server.run(from_pipe, to_pipe, server.create_initialization_options())
-            stop.cancel()
+    stdin, stdout = Descriptor(in_fd), Descriptor(out_fd)
+    try:
+        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+            async with trio.open_nursery() as nursery:
+                stop = nursery.cancel_scope
+                nursery.start_soon(_stop_on_signal, signals, stop)
+                nursery.start_soon(_stop_on_hangup, out_fd, stop)
+                nursery.start_soon(_write_replies, stdout, replies, owed, stop, written)
+                nursery.start_soon(_read_requests, stdin, to_sdk, to_pipe.clone(), owed)
+                await server.run(from_pipe, to_pipe, server.create_initialization_options())
+                stop.cancel()
+    finally:
+        stdin.close()
+        stdout.close()
 
 
 async def serve_stdio(server: Server, written: Callable[[], None] = lambda: None) -> None:

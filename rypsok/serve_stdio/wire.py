@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import enum
 import json
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -33,6 +32,7 @@ import orjson
 from pydantic import ValidationError
 
 from rypsok import errors
+from rypsok.fast_json import has_long_digit_run
 from rypsok.serve_stdio import long_line
 
 MAX_LINE_BYTES = 1 << 20
@@ -213,18 +213,13 @@ def read_json(text: str) -> Any:
         raise NotJson(str(exc)) from None
 
 
-_LONG_DIGITS = re.compile(rb"[0-9]{19}")
-"""orjson reads an integer past 64 bits as a float: a line with 19 digits in a row is read
-by :func:`read_json` (a string holding them goes that way too, and reads the same)."""
-
-
 def read_line_json(line: bytes) -> Any:
     """The JSON of one line, the value :func:`read_json` makes of its UTF-8 text (bad bytes
     replaced). orjson, in C, reads the ordinary line; what it refuses (a lone surrogate
     escape, bad UTF-8, NaN, a number out of range) goes the careful way, and so does any
     line with a long run of digits or more than ``MAX_DEPTH`` brackets (orjson builds a
     nest of any depth, and crashes on one deep enough)."""
-    if line.count(b"[") + line.count(b"{") <= MAX_DEPTH and _LONG_DIGITS.search(line) is None:
+    if line.count(b"[") + line.count(b"{") <= MAX_DEPTH and not has_long_digit_run(line):
         try:
             return orjson.loads(line)
         except orjson.JSONDecodeError:
