@@ -105,6 +105,8 @@ def _prepare(text: str) -> tuple[str, str | None]:
 def _fold(text: str) -> str:
     """Case-fold and undo the cheap disguises: Markdown emphasis, fullwidth letters, ё, ’."""
     folded = text.casefold()
+    if folded.isascii() and "*" not in folded and "`" not in folded and "~" not in folded:
+        return folded  # most text: nothing more to undo
     for mark in "*`~":
         if mark in folded:
             folded = folded.replace(mark, "")

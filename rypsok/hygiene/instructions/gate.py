@@ -83,7 +83,9 @@ class TriggerGate:
         disguised: list[int] = []
         kinds = self._kinds
         rules_of_trigger = self.rules_of_trigger
-        for trigger_index, start, end in self.hits(folded) if hits is None else hits:
+        if hits is None:
+            hits = self.automaton.find_matches_as_indexes(folded, overlapping=True)
+        for trigger_index, start, end in hits:
             kind = kinds[trigger_index]
             if kind & _WORD_START and start and folded[start - 1] in WORD_CHARS:
                 continue
