@@ -434,7 +434,9 @@ def _first_match(
     hits: TriggerHits | None = None,
 ) -> tuple[InstructionLikeMatch | None, list[int]]:
     windows, role_lines_seen, disguised = _GATE.windows(folded, hits)
-    for rule_index in sorted(windows) if windows else ():
+    if not windows and not role_lines_seen:
+        return None, disguised
+    for rule_index in sorted(windows):
         window_filter = _compiled_rule(rule_index).window_filter
         for start, end in windows[rule_index]:
             # _search, in two steps: most windows stop at the filter.
