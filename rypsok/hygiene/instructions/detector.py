@@ -104,6 +104,9 @@ def _prepare(text: str) -> tuple[str, str | None]:
 
 def _fold(text: str) -> str:
     """Case-fold and undo the cheap disguises: Markdown emphasis, fullwidth letters, ё, ’."""
+    if "’" in text:
+        # Done first (case folding leaves both alone): English text is often ASCII but for it.
+        text = text.replace("’", "'")
     folded = text.casefold()
     if folded.isascii() and "*" not in folded and "`" not in folded and "~" not in folded:
         return folded  # most text: nothing more to undo
@@ -111,7 +114,7 @@ def _fold(text: str) -> str:
         if mark in folded:
             folded = folded.replace(mark, "")
     if not folded.isascii():
-        folded = folded.replace("ё", "е").replace("’", "'")
+        folded = folded.replace("ё", "е")
         if _INVISIBLE_OR_FULLWIDTH.search(folded):
             folded = _FULLWIDTH_LETTERS.sub(
                 lambda m: "".join(chr(ord(c) - 0xFEE0) for c in m.group()),

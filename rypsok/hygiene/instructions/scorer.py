@@ -37,6 +37,7 @@ _ASCII_SEPARATORS = bytes(
 _UNICODE_SEPARATORS = re.compile(
     "[“”„‟‘’‚‛«»‹›—–…¡¿、，。：；！？（）【】「」『』《》〈〉·•\u00a0\u3000]"
 )
+_COMMON_SEPARATORS = "—–“”…‘\u00a0"
 CJK_RANGES = (
     ("\u3040", "\u30ff"),  # kana
     ("\u3400", "\u4dbf"),
@@ -50,7 +51,13 @@ def normalise(folded: str) -> bytes:
     """The folded text as the features see it: UTF-8, ASCII non-letters and common punctuation
     turned into spaces, a space at each end."""
     if not folded.isascii():
-        folded = _UNICODE_SEPARATORS.sub(" ", folded)
+        # The separators English text holds first, one by one: what is left is often ASCII,
+        # which the expression need not read.
+        for separator in _COMMON_SEPARATORS:
+            if separator in folded:
+                folded = folded.replace(separator, " ")
+        if not folded.isascii():
+            folded = _UNICODE_SEPARATORS.sub(" ", folded)
     data = (" " + folded + " ").encode("utf-8", "replace")
     return data.translate(_ASCII_SEPARATORS)
 
