@@ -174,6 +174,46 @@ async def test_a_handed_over_primary_is_followed_and_never_written_to(engines, s
         assert (a.state.fallbacks, b.state.fallbacks) == fallbacks
 
 
+async def test_a_primary_demoted_under_the_connection_is_left_at_its_first_refused_write(
+    engines, sentinels
+):
+    """-READONLY: the primary is made a replica while no sentinel can say so (all three
+    hung). Its first refused write closes the connection, and the call is answered within its
+    deadline from memory; once the sentinels answer again, the connection goes to the
+    primary they name."""
+    plays(engines)
+    deadline_ms = 800
+    primary, replica = sentinels.primary, sentinels.replica
+    async with Client(config(engines, sentinels, deadline_ms)) as a:
+        assert a.state.reach()["primary"] == f"127.0.0.1:{primary.port}"
+        for sentinel in sentinels.sentinels:
+            sentinel.pause()
+        try:
+            replica.command("REPLICAOF", "NO", "ONE")
+            primary.command("REPLICAOF", "127.0.0.1", str(replica.port))
+            assert b"role:slave" in primary.reply("INFO", "replication")  # type: ignore[operator]
+            fallbacks = a.state.fallbacks
+            started = anyio.current_time()
+            response = await a.search("demoted", category="code")
+            assert anyio.current_time() - started < deadline_ms / 1000 + SLACK_S
+            assert response.outcome == "ok"
+            assert a.state.fallbacks > fallbacks
+            assert a.state.reach()["primary"] is None
+        finally:
+            primary.command("REPLICAOF", "NO", "ONE")
+            replica.command("REPLICAOF", "127.0.0.1", str(primary.port))
+            for sentinel in sentinels.sentinels:
+                sentinel.resume()
+        # the store is tried again RETRY_AFTER_S after the failure
+        with anyio.fail_after(RETRY_AFTER_S + SHARING_AGAIN_S + 5):
+            n, fallbacks = 0, -1
+            while fallbacks != a.state.fallbacks:
+                n, fallbacks = n + 1, a.state.fallbacks
+                await a.search(f"after {n}", category="code")
+                await anyio.sleep(0.1)
+        assert a.state.reach()["primary"] == f"127.0.0.1:{primary.port}"
+
+
 async def test_one_search_whose_keys_live_on_different_primaries(engines, cluster_topology):
     cluster = cluster_topology
     """github's keys and stackexchange's hash to slots of different primaries; the call's
