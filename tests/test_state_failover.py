@@ -20,7 +20,7 @@ from rypsok.state.fallback import RETRY_AFTER_S
 from tests.conftest import make_config
 from tests.engine_servers import json_play
 from tests.redis_server import sharing_bound
-from tests.redis_topologies import SentinelTopology
+from tests.redis_topologies import ClusterTopology, SentinelTopology
 
 pytestmark = pytest.mark.anyio
 
@@ -287,3 +287,68 @@ async def test_a_hung_cluster_primary_costs_a_call_at_most_its_bound(engines, cl
             hung.resume()
             cluster.wait_healthy()
         assert a.state.fallbacks >= 3
+
+
+@pytest.fixture
+def cluster_with_replicas(store_server):
+    """Three primaries with a replica each; a primary that stops answering for a second is
+    voted out and its replica takes its slots."""
+    topology = ClusterTopology(server=store_server, replicas=1, node_timeout_ms=1000)
+    topology.start()
+    try:
+        yield topology
+    finally:
+        topology.stop()
+
+
+async def test_a_cluster_primary_killed_is_replaced_by_its_replica(engines, cluster_with_replicas):
+    """The primary of the calls' windows (the ``{main}`` slot) is killed; its replica is
+    promoted by the Cluster's own vote. Every call is answered within its deadline meanwhile;
+    once the Cluster is whole again the replicas share within two seconds, and what was
+    replicated before the kill still counts."""
+    cluster = cluster_with_replicas
+    plays(engines)
+    deadline_ms = 800
+    victim = cluster.node_for(cluster.key("main", "x"))
+    (successor,) = cluster.replicas_of(victim)
+    cluster.entry = next(node for node in cluster.nodes if node not in (victim, successor))
+    async with (
+        Client(config(engines, cluster, deadline_ms)) as a,
+        Client(config(engines, cluster, deadline_ms)) as b,
+    ):
+        assert a.state.reach() == {"form": "cluster", "nodes": 6, "nodes_reached": 6}
+        async with Client(patient(engines, cluster)) as writer:
+            await writer.search("before", category="code")
+            await writer.take_minute(token_window("alice", "web_search"), 2)
+            assert writer.state.fallbacks == 0
+        cluster.wait_replicated()
+        victim.kill()
+
+        def promoted() -> bool:
+            return cluster.node_for(cluster.key("main", "x")) is successor
+
+        timings: list[float] = []
+        n = 0
+        with anyio.fail_after(30):
+            while not promoted():
+                n += 1
+                for client in (a, b):
+                    started = anyio.current_time()
+                    response = await client.search(f"during {n}", category="code")
+                    timings.append(anyio.current_time() - started)
+                    assert response.outcome == "ok"
+                await anyio.sleep(0.1)
+        cluster.wait_healthy()
+        assert timings and max(timings) < deadline_ms / 1000 + SLACK_S
+        await shared_within(a, b, engines, SHARING_AGAIN_S)
+    async with (
+        Client(patient(engines, cluster)) as c,
+        Client(patient(engines, cluster)) as d,
+    ):
+        engines.seen.clear()
+        assert cached(await c.search("before", category="code")) == BOTH_CACHED
+        await d.take_minute(token_window("alice", "web_search"), 2)
+        with pytest.raises(ToolError) as raised:
+            await c.take_minute(token_window("alice", "web_search"), 2)
+        assert raised.value.detail["reason"] == "rate_limited"
+        assert c.state.fallbacks == d.state.fallbacks == 0
