@@ -210,20 +210,31 @@ class SentinelTopology:
 
 
 class ClusterTopology:
-    """Three primaries, no replicas: ``redis-cli --cluster create`` gives each a third of
-    the slots (0-5460, 5461-10922, 10923-16383)."""
+    """Three primaries: ``redis-cli --cluster create`` gives each a third of the slots
+    (0-5460, 5461-10922, 10923-16383), and with ``replicas`` each primary that many
+    replicas, which take its slots when it fails."""
 
     form = "cluster"
 
-    def __init__(self, server: str | None = None) -> None:
-        # long enough that a node paused for a test is not voted out (no replica would
-        # take its slots: the whole Cluster would refuse until it is back)
-        args = ("--cluster-enabled", "yes", "--cluster-node-timeout", "5000")
+    def __init__(
+        self, server: str | None = None, replicas: int = 0, node_timeout_ms: int = 5000
+    ) -> None:
+        """``node_timeout_ms``: by default long enough that a node paused for a test is not
+        voted out (without replicas none would take its slots: the whole Cluster would refuse
+        until it is back); shorter for a test of a failover."""
+        args = ("--cluster-enabled", "yes", "--cluster-node-timeout", str(node_timeout_ms))
+        # a replica syncs at once, not after the 5 s Redis waits for more replicas to join;
+        # and CLUSTER SLOTS lists it once its offset is past 0, which the primary's pings
+        # move every second, not every ten
+        args += ("--repl-diskless-sync-delay", "0", "--repl-ping-replica-period", "1")
+        self.replicas = replicas
         # the bus port named, not the default port + 10000 (past 65535 for a high free port)
         self.nodes = [
             RedisServer(server=server, args=(*args, "--cluster-port", str(free_port())))
-            for _ in range(3)
+            for _ in range(3 * (1 + replicas))
         ]
+        self.entry = self.nodes[0]
+        """The node rypsok is configured with (any node leads it to the others)."""
         self.cli = server_binary("redis-cli") if server != "valkey-server" else _valkey_cli()
 
     def start(self) -> None:
@@ -236,7 +247,7 @@ class ClusterTopology:
                 "create",
                 *(f"127.0.0.1:{node.port}" for node in self.nodes),
                 "--cluster-replicas",
-                "0",
+                str(self.replicas),
                 "--cluster-yes",
             ],
             check=True,
@@ -244,12 +255,22 @@ class ClusterTopology:
             timeout=STARTUP_S,
         )
         self.wait_healthy()
+        deadline = time.monotonic() + STARTUP_S
+        while self.replicas and time.monotonic() < deadline:
+            slots = self.entry.reply("CLUSTER", "SLOTS")
+            if len(slots) == 3 and all(len(entry) == 3 + self.replicas for entry in slots):  # type: ignore[arg-type]
+                self.wait_replicated()
+                return
+            time.sleep(0.05)
+        if self.replicas:
+            raise RuntimeError("the replicas did not join")
 
     def wait_healthy(self) -> None:
         """Until every node says the Cluster is up (cluster_state:ok)."""
         deadline = time.monotonic() + STARTUP_S
         while time.monotonic() < deadline:
-            if all(b"cluster_state:ok" in node.reply("CLUSTER", "INFO") for node in self.nodes):  # type: ignore[operator]
+            live = [node for node in self.nodes if node.running]
+            if all(b"cluster_state:ok" in node.reply("CLUSTER", "INFO") for node in live):  # type: ignore[operator]
                 return
             time.sleep(0.05)
         raise RuntimeError("the cluster is not up")
@@ -259,7 +280,7 @@ class ClusterTopology:
             node.kill()
 
     def state(self, **more: Any) -> dict[str, Any]:
-        return {"url": self.nodes[0].url(), "cluster": True, **more}
+        return {"url": self.entry.url(), "cluster": True, **more}
 
     def key(self, tag: str, rest: str) -> str:
         """With the hash tag: ``main``, or ``engine:<id>`` (docs/state.md)."""
@@ -270,12 +291,48 @@ class ClusterTopology:
             node.command("FLUSHALL")
 
     def node_for(self, key: str) -> RedisServer:
-        """The primary that holds ``key``'s slot."""
-        slot = self.nodes[0].reply("CLUSTER", "KEYSLOT", key)
-        for first, last, (_host, port, *_), *_replicas in self.nodes[0].reply("CLUSTER", "SLOTS"):  # type: ignore[union-attr]
+        """The primary that holds ``key``'s slot, as the entry node sees it."""
+        slot = self.entry.reply("CLUSTER", "KEYSLOT", key)
+        for first, last, (_host, port, *_), *_replicas in self.entry.reply("CLUSTER", "SLOTS"):  # type: ignore[union-attr]
             if first <= slot <= last:
                 return next(node for node in self.nodes if node.port == port)
         raise RuntimeError(f"no node holds slot {slot}")
+
+    def replicas_of(self, primary: RedisServer) -> list[RedisServer]:
+        """The nodes that replicate ``primary``, as the entry node sees them."""
+        for _first, _last, (_host, port, *_), *replicas in self.entry.reply("CLUSTER", "SLOTS"):  # type: ignore[union-attr]
+            if port == primary.port:
+                ports = {replica[1] for replica in replicas}
+                return [node for node in self.nodes if node.port in ports]
+        return []
+
+    def wait_replicated(self) -> None:
+        """Until every replica has applied every write its primary has taken."""
+
+        def offset(node: RedisServer, field: bytes) -> int:
+            info = node.reply("INFO", "replication")
+            return int(info.split(field + b":")[1].split()[0])  # type: ignore[union-attr]
+
+        deadline = time.monotonic() + STARTUP_S
+        while time.monotonic() < deadline:
+            pairs = [
+                (primary, replica)
+                for primary in {self.node_for(key) for key in self._slot_keys()}
+                for replica in self.replicas_of(primary)
+            ]
+            if all(
+                offset(replica, b"slave_repl_offset") >= offset(primary, b"master_repl_offset")
+                for primary, replica in pairs
+            ):
+                return
+            time.sleep(0.05)
+        raise RuntimeError("the replicas did not catch up")
+
+    @staticmethod
+    def _slot_keys() -> list[str]:
+        """One key in each third of the slots (tags whose slots are 0-5460, 5461-10922 and
+        10923-16383): a key per primary."""
+        return ["{a}", "{b}", "{c}"]
 
     def reply(self, key: str, *words: str) -> Any:
         return self.node_for(key).reply(*words)

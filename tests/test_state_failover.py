@@ -20,7 +20,7 @@ from rypsok.state.fallback import RETRY_AFTER_S
 from tests.conftest import make_config
 from tests.engine_servers import json_play
 from tests.redis_server import sharing_bound
-from tests.redis_topologies import SentinelTopology
+from tests.redis_topologies import ClusterTopology, SentinelTopology
 
 pytestmark = pytest.mark.anyio
 
@@ -174,6 +174,46 @@ async def test_a_handed_over_primary_is_followed_and_never_written_to(engines, s
         assert (a.state.fallbacks, b.state.fallbacks) == fallbacks
 
 
+async def test_a_primary_demoted_under_the_connection_is_left_at_its_first_refused_write(
+    engines, sentinels
+):
+    """-READONLY: the primary is made a replica while no sentinel can say so (all three
+    hung). Its first refused write closes the connection, and the call is answered within its
+    deadline from memory; once the sentinels answer again, the connection goes to the
+    primary they name."""
+    plays(engines)
+    deadline_ms = 800
+    primary, replica = sentinels.primary, sentinels.replica
+    async with Client(config(engines, sentinels, deadline_ms)) as a:
+        assert a.state.reach()["primary"] == f"127.0.0.1:{primary.port}"
+        for sentinel in sentinels.sentinels:
+            sentinel.pause()
+        try:
+            replica.command("REPLICAOF", "NO", "ONE")
+            primary.command("REPLICAOF", "127.0.0.1", str(replica.port))
+            assert b"role:slave" in primary.reply("INFO", "replication")  # type: ignore[operator]
+            fallbacks = a.state.fallbacks
+            started = anyio.current_time()
+            response = await a.search("demoted", category="code")
+            assert anyio.current_time() - started < deadline_ms / 1000 + SLACK_S
+            assert response.outcome == "ok"
+            assert a.state.fallbacks > fallbacks
+            assert a.state.reach()["primary"] is None
+        finally:
+            primary.command("REPLICAOF", "NO", "ONE")
+            replica.command("REPLICAOF", "127.0.0.1", str(primary.port))
+            for sentinel in sentinels.sentinels:
+                sentinel.resume()
+        # the store is tried again RETRY_AFTER_S after the failure
+        with anyio.fail_after(RETRY_AFTER_S + SHARING_AGAIN_S + 5):
+            n, fallbacks = 0, -1
+            while fallbacks != a.state.fallbacks:
+                n, fallbacks = n + 1, a.state.fallbacks
+                await a.search(f"after {n}", category="code")
+                await anyio.sleep(0.1)
+        assert a.state.reach()["primary"] == f"127.0.0.1:{primary.port}"
+
+
 async def test_one_search_whose_keys_live_on_different_primaries(engines, cluster_topology):
     cluster = cluster_topology
     """github's keys and stackexchange's hash to slots of different primaries; the call's
@@ -247,3 +287,68 @@ async def test_a_hung_cluster_primary_costs_a_call_at_most_its_bound(engines, cl
             hung.resume()
             cluster.wait_healthy()
         assert a.state.fallbacks >= 3
+
+
+@pytest.fixture
+def cluster_with_replicas(store_server):
+    """Three primaries with a replica each; a primary that stops answering for a second is
+    voted out and its replica takes its slots."""
+    topology = ClusterTopology(server=store_server, replicas=1, node_timeout_ms=1000)
+    topology.start()
+    try:
+        yield topology
+    finally:
+        topology.stop()
+
+
+async def test_a_cluster_primary_killed_is_replaced_by_its_replica(engines, cluster_with_replicas):
+    """The primary of the calls' windows (the ``{main}`` slot) is killed; its replica is
+    promoted by the Cluster's own vote. Every call is answered within its deadline meanwhile;
+    once the Cluster is whole again the replicas share within two seconds, and what was
+    replicated before the kill still counts."""
+    cluster = cluster_with_replicas
+    plays(engines)
+    deadline_ms = 800
+    victim = cluster.node_for(cluster.key("main", "x"))
+    (successor,) = cluster.replicas_of(victim)
+    cluster.entry = next(node for node in cluster.nodes if node not in (victim, successor))
+    async with (
+        Client(config(engines, cluster, deadline_ms)) as a,
+        Client(config(engines, cluster, deadline_ms)) as b,
+    ):
+        assert a.state.reach() == {"form": "cluster", "nodes": 6, "nodes_reached": 6}
+        async with Client(patient(engines, cluster)) as writer:
+            await writer.search("before", category="code")
+            await writer.take_minute(token_window("alice", "web_search"), 2)
+            assert writer.state.fallbacks == 0
+        cluster.wait_replicated()
+        victim.kill()
+
+        def promoted() -> bool:
+            return cluster.node_for(cluster.key("main", "x")) is successor
+
+        timings: list[float] = []
+        n = 0
+        with anyio.fail_after(30):
+            while not promoted():
+                n += 1
+                for client in (a, b):
+                    started = anyio.current_time()
+                    response = await client.search(f"during {n}", category="code")
+                    timings.append(anyio.current_time() - started)
+                    assert response.outcome == "ok"
+                await anyio.sleep(0.1)
+        cluster.wait_healthy()
+        assert timings and max(timings) < deadline_ms / 1000 + SLACK_S
+        await shared_within(a, b, engines, SHARING_AGAIN_S)
+    async with (
+        Client(patient(engines, cluster)) as c,
+        Client(patient(engines, cluster)) as d,
+    ):
+        engines.seen.clear()
+        assert cached(await c.search("before", category="code")) == BOTH_CACHED
+        await d.take_minute(token_window("alice", "web_search"), 2)
+        with pytest.raises(ToolError) as raised:
+            await c.take_minute(token_window("alice", "web_search"), 2)
+        assert raised.value.detail["reason"] == "rate_limited"
+        assert c.state.fallbacks == d.state.fallbacks == 0

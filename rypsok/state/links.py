@@ -49,6 +49,9 @@ operation or a health check finds none)."""
 SENTINEL_CHECK_EVERY_S = 0.5
 """While connected to a Sentinel's primary, how often the sentinels are asked whether it
 is still the primary."""
+LAYOUT_CHECK_EVERY_S = 0.5
+"""While a Cluster's operations fail, how often its slot map is read again."""
+
 SENTINEL_ANSWER_S = 0.25
 """How long one sentinel may take to answer (and to connect to, twice that) before the
 next is asked: a hung sentinel must not keep the others from being asked."""
@@ -318,6 +321,9 @@ class ClusterLink(_Background):
         self._options = _options(config, address)
         self._live: coredis.RedisCluster[str] | None = None
         self._reached = 0
+        self._failing = False
+        """Whether the last operation failed: the slot map is then read again every
+        LAYOUT_CHECK_EVERY_S until one succeeds."""
 
     def _client(self) -> coredis.RedisCluster[str]:
         pool = coredis.pool.ClusterConnectionPool(
@@ -335,6 +341,18 @@ class ClusterLink(_Background):
                 await anyio.sleep_forever()
 
         self._live = await group.start(hold)
+        group.start_soon(self._watch, self._live)
+
+    async def _watch(self, cluster: coredis.RedisCluster[str]) -> None:
+        """Reads the slot map again while operations fail. coredis reads it again after
+        errors only, and the store is not asked for RETRY_AFTER_S after a failure: a
+        replica promoted in a primary's place would otherwise be found on the second try
+        after its promotion, not the first."""
+        while True:
+            await anyio.sleep(LAYOUT_CHECK_EVERY_S)
+            if self._failing:
+                with contextlib.suppress(Exception), anyio.move_on_after(CONNECT_TIMEOUT_S):
+                    await cluster.connection_pool.cluster_layout.initialize()
 
     def _closed(self) -> None:
         self._live = None
@@ -347,7 +365,12 @@ class ClusterLink(_Background):
             return
         if self._live is None:
             raise self.not_connected()
-        yield self._live
+        try:
+            yield self._live
+        except BaseException:  # an error, or the operation's bound cut it off
+            self._failing = True
+            raise
+        self._failing = False
 
     async def eval(self, script: Script, keys: Sequence[str], args: Sequence[str | int]) -> Any:
         """EVALSHA on the primary of the keys' slot; EVAL there (which loads the script on
