@@ -24,7 +24,9 @@ def find_by_full_search(text: str) -> InstructionLikeMatch | None:
     ]:
         for rule_index, rule in enumerate(detector._RULES):
             noted = rejected if reading is folded else None
-            match = detector._search(rule_index, reading, 0, len(reading), aligned, noted)
+            match = detector._search(
+                rule_index, reading, 0, len(reading), aligned, noted, shortcuts=False
+            )
             if match is not None:
                 return InstructionLikeMatch(rule.name, match.group())
         roles = detector._forged_turns(reading)

@@ -9,9 +9,12 @@ family in a dozen more languages), through case, width, spacing, zero-width and 
 docs/instruction-like.md says what is flagged and what is not, and the limits of the approach.
 
 How it stays fast on a page of a megabyte: the text is case-folded once, an Aho-Corasick automaton
-over literal trigger words finds the places worth a closer look in one pass, and each rule's own
-regular expression is searched only in windows around its triggers. The outcome equals a search of
-every rule over the whole text (tests/test_instructions.py checks this on the labelled set).
+over literal trigger words finds the places worth a closer look in one pass (gate.py), and each
+rule's own regular expression is searched only in windows around its triggers, and only in those
+holding the words every match of it holds, at the places a match can start (literals.py, read off
+the expression). The outcome equals a search of every rule over the whole text
+(tests/test_instructions.py checks this on the labelled set, tests/test_instruction_literals.py the
+shortcuts, bench/instruction_verdicts.py hashes every verdict on the benchmark folders).
 """
 
 from rypsok.hygiene.instructions.batch import instruction_like_flags

@@ -7,8 +7,6 @@ import functools
 import re
 from dataclasses import dataclass
 
-import ahocorasick_rs
-
 from rypsok.hygiene.instructions import (
     any_language,
     de,
@@ -22,6 +20,8 @@ from rypsok.hygiene.instructions import (
     en_switch,
     es,
     fr,
+    gate,
+    literals,
     obfuscation,
     other_languages,
     ru,
@@ -64,11 +64,6 @@ _RULES: tuple[Rule, ...] = tuple(
     + any_language.RULES
 )
 
-# How far before a trigger a match may start (an imperative's lead-in, an opening quote) and how
-# far after it a match may end. Every rule's matches fit in such a window around one trigger.
-_REACH_BACK = 80
-_REACH_AHEAD = 420
-
 _OPEN_QUOTES = "\"'“‘„«‹「『‚"
 _CLOSE_QUOTES = "\"'”’“»›」』‘"
 _TOPIC_COMPLEMENT = re.compile(
@@ -83,46 +78,19 @@ _TOPIC_COMPLEMENT = re.compile(
 )
 
 
-# Triggers of at most this many letters count only as whole words ("ai", not the "ai" in "said").
-_WHOLE_WORD_TRIGGERS = frozenset({"ai", "ia", "ias", "ki", "ии", "tes", "vos", "tus", "sus"})
-
-
-def _build_trigger_index() -> tuple[tuple[str, ...], tuple[tuple[int, ...], ...]]:
-    """Every trigger once, and for each the rules it wakes (by index into _RULES)."""
-    rules_of: dict[str, set[int]] = {trigger: set() for trigger in any_language.ROLE_TRIGGERS}
-    for index, rule in enumerate(_RULES):
-        for trigger in rule.triggers:
-            rules_of.setdefault(trigger, set()).add(index)
-    for disguised in obfuscation.DISGUISED_TRIGGERS:
-        rules_of.setdefault(disguised, set())
-    triggers = tuple(rules_of)
-    return triggers, tuple(tuple(sorted(rules_of[t])) for t in triggers)
-
-
-_TRIGGERS, _RULES_OF_TRIGGER = _build_trigger_index()
-# Aho-Corasick finds every trigger in one pass, about ten times faster than one regular expression
-# over the same words; the automaton is built once and never changes.
-_AUTOMATON = ahocorasick_rs.AhoCorasick(list(_TRIGGERS))
-_STARTS_WITH_WORD_CHAR = frozenset(
-    i for i, trigger in enumerate(_TRIGGERS) if (trigger[0].isalnum() and ord(trigger[0]) < 0x0530)
-)
-_DISGUISED_WORDS = frozenset(obfuscation.DISGUISED_TRIGGERS)
-_DISGUISED = frozenset(
-    i
-    for i, trigger in enumerate(_TRIGGERS)
-    if not _RULES_OF_TRIGGER[i] and trigger in _DISGUISED_WORDS
-)
-_WHOLE_WORD = frozenset(
-    i
-    for i, trigger in enumerate(_TRIGGERS)
-    if trigger in _WHOLE_WORD_TRIGGERS or (i in _DISGUISED and trigger in obfuscation.TYPOS)
-)
-_ROLE = frozenset(i for i, trigger in enumerate(_TRIGGERS) if trigger in any_language.ROLE_TRIGGERS)
+_GATE = gate.TriggerGate(_RULES)
+_AUTOMATON = _GATE.automaton
+trigger_hits = _GATE.hits
+TriggerHits = gate.TriggerHits
 
 # Zero-width and direction marks split a trigger word without showing ("ig\u200bnore"); the
 # sanitizer removes them before a page reaches the detector, and the detector does too.
 _INVISIBLE_CHARS = re.compile("[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
 _FULLWIDTH_LETTERS = re.compile(r"[\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]+")
+# Either kind, looked for in one pass (few texts hold any): half the cost of two.
+_INVISIBLE_OR_FULLWIDTH = re.compile(
+    "[\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff\uff10-\uff5a]"
+)
 
 
 def _prepare(text: str) -> tuple[str, str | None]:
@@ -136,17 +104,21 @@ def _prepare(text: str) -> tuple[str, str | None]:
 
 def _fold(text: str) -> str:
     """Case-fold and undo the cheap disguises: Markdown emphasis, fullwidth letters, ё, ’."""
+    if "’" in text:
+        # Done first (case folding leaves both alone): English text is often ASCII but for it.
+        text = text.replace("’", "'")
     folded = text.casefold()
+    if folded.isascii() and "*" not in folded and "`" not in folded and "~" not in folded:
+        return folded  # most text: nothing more to undo
     for mark in "*`~":
         if mark in folded:
             folded = folded.replace(mark, "")
     if not folded.isascii():
-        if _INVISIBLE_CHARS.search(folded):
-            folded = _INVISIBLE_CHARS.sub("", folded)
-        folded = folded.replace("ё", "е").replace("’", "'")
-        if _FULLWIDTH_LETTERS.search(folded):
+        folded = folded.replace("ё", "е")
+        if _INVISIBLE_OR_FULLWIDTH.search(folded):
             folded = _FULLWIDTH_LETTERS.sub(
-                lambda m: "".join(chr(ord(c) - 0xFEE0) for c in m.group()), folded
+                lambda m: "".join(chr(ord(c) - 0xFEE0) for c in m.group()),
+                _INVISIBLE_CHARS.sub("", folded),
             )
     return folded
 
@@ -358,10 +330,22 @@ def _imperatives_hold(
     return True
 
 
+@dataclass(frozen=True, slots=True)
+class _CompiledRule:
+    pattern: re.Pattern[str]
+    imperative_groups: tuple[tuple[int, bool], ...]
+    # Shortcuts read off the expression (literals.py): a window without the words every match
+    # holds is passed over; the starts of a window's possible matches are matched one by one.
+    window_filter: literals.WindowFilter | None
+    match_starts: literals.MatchStarts | None
+
+
 @functools.cache
-def _compiled_rule(rule_index: int) -> tuple[re.Pattern[str], tuple[tuple[int, bool], ...]]:
-    pattern = _RULES[rule_index].pattern.compiled()
-    return pattern, _imperative_groups(pattern)
+def _compiled_rule(rule_index: int) -> _CompiledRule:
+    rule = _RULES[rule_index]
+    pattern = rule.pattern.compiled()
+    window_filter, match_starts = literals.shortcuts(pattern, frozenset(rule.triggers))
+    return _CompiledRule(pattern, _imperative_groups(pattern), window_filter, match_starts)
 
 
 def _search(
@@ -371,24 +355,65 @@ def _search(
     end: int,
     original: str | None = None,
     rejected: list[str] | None = None,
+    shortcuts: bool = True,
 ) -> re.Match[str] | None:
     """The first match of the rule in text[start:end] that starts a clause and no veto removes;
-    each match that fails is named in ``rejected``."""
+    each match that fails is named in ``rejected``. Without ``shortcuts``, the expression is
+    searched plainly (the reference the shortcuts must equal)."""
+    compiled = _compiled_rule(rule_index)
+    window_filter = compiled.window_filter
+    if shortcuts and window_filter is not None and not window_filter.may_match(text, start, end):
+        return None
+    return _search_window(rule_index, text, start, end, original, rejected, shortcuts)
+
+
+def _search_window(
+    rule_index: int,
+    text: str,
+    start: int,
+    end: int,
+    original: str | None,
+    rejected: list[str] | None,
+    shortcuts: bool = True,
+) -> re.Match[str] | None:
+    """``_search`` in a window its filter has let through."""
     rule = _RULES[rule_index]
-    pattern, groups = _compiled_rule(rule_index)
+    compiled = _compiled_rule(rule_index)
+    pattern = compiled.pattern
+    if shortcuts and compiled.match_starts is not None:
+        for position in compiled.match_starts.positions(text, start, end):
+            match = pattern.match(text, position, end)
+            if match is not None and _accepted(rule, compiled, text, match, original, rejected):
+                return match
+        return None
     position = start
     while True:
         match = pattern.search(text, position, end)
         if match is None:
             return None
-        if _imperatives_hold(groups, text, match, original) and not _vetoed(
-            rule, text, match, original
-        ):
+        if _accepted(rule, compiled, text, match, original, rejected):
             return match
-        if rejected is not None:
-            rejected.append(rule.name)
         # The next candidate may start inside this one ("to ignore ... and ignore ...").
         position = match.start() + 1
+
+
+def _accepted(
+    rule: Rule,
+    compiled: _CompiledRule,
+    text: str,
+    match: re.Match[str],
+    original: str | None,
+    rejected: list[str] | None,
+) -> bool:
+    """Whether a match starts a clause and no veto removes it; if not, the rule is named in
+    ``rejected``."""
+    if _imperatives_hold(compiled.imperative_groups, text, match, original) and not _vetoed(
+        rule, text, match, original
+    ):
+        return True
+    if rejected is not None:
+        rejected.append(rule.name)
+    return False
 
 
 def _forged_turns(text: str) -> str | None:
@@ -402,50 +427,7 @@ def _forged_turns(text: str) -> str | None:
 
 def _is_word_char(ch: str) -> bool:
     """A letter, digit or underscore of an alphabetic script (Latin, Greek, Cyrillic), not CJK."""
-    return (ch.isalnum() or ch == "_") and ord(ch) < 0x0530
-
-
-TriggerHits = list[tuple[int, int, int]]
-
-
-def trigger_hits(folded: str) -> TriggerHits:
-    """(trigger index, start, end) of every trigger in the folded text, in the order found."""
-    return _AUTOMATON.find_matches_as_indexes(folded, overlapping=True)
-
-
-def _windows(
-    folded: str, hits: TriggerHits | None = None
-) -> tuple[dict[int, list[tuple[int, int]]], bool, list[int]]:
-    """For each woken rule, the merged stretches of text around its triggers; whether role lines
-    were seen, and where disguised trigger words (obfuscation.py) start."""
-    length = len(folded)
-    spans: dict[int, list[tuple[int, int]]] = {}
-    role_lines_seen = False
-    disguised: list[int] = []
-    for trigger_index, start, end in trigger_hits(folded) if hits is None else hits:
-        if trigger_index in _STARTS_WITH_WORD_CHAR and start and _is_word_char(folded[start - 1]):
-            continue
-        if trigger_index in _WHOLE_WORD and end < length and _is_word_char(folded[end]):
-            continue
-        if trigger_index in _ROLE:
-            role_lines_seen = True
-        if trigger_index in _DISGUISED:
-            disguised.append(start)
-            continue
-        window = (max(0, start - _REACH_BACK), min(length, end + _REACH_AHEAD))
-        for rule_index in _RULES_OF_TRIGGER[trigger_index]:
-            spans.setdefault(rule_index, []).append(window)
-    merged: dict[int, list[tuple[int, int]]] = {}
-    for rule_index, windows in spans.items():
-        windows.sort()
-        out = [windows[0]]
-        for lo, hi in windows[1:]:
-            if lo <= out[-1][1]:
-                out[-1] = (out[-1][0], max(out[-1][1], hi))
-            else:
-                out.append((lo, hi))
-        merged[rule_index] = out
-    return merged, role_lines_seen, disguised
+    return ch in gate.WORD_CHARS
 
 
 def _first_match(
@@ -454,10 +436,16 @@ def _first_match(
     rejected: list[str] | None = None,
     hits: TriggerHits | None = None,
 ) -> tuple[InstructionLikeMatch | None, list[int]]:
-    windows, role_lines_seen, disguised = _windows(folded, hits)
+    windows, role_lines_seen, disguised = _GATE.windows(folded, hits)
+    if not windows and not role_lines_seen:
+        return None, disguised
     for rule_index in sorted(windows):
+        window_filter = _compiled_rule(rule_index).window_filter
         for start, end in windows[rule_index]:
-            match = _search(rule_index, folded, start, end, original, rejected)
+            # _search, in two steps: most windows stop at the filter.
+            if window_filter is not None and not window_filter.may_match(folded, start, end):
+                continue
+            match = _search_window(rule_index, folded, start, end, original, rejected)
             if match is not None:
                 return InstructionLikeMatch(_RULES[rule_index].name, match.group()), disguised
     if role_lines_seen:
@@ -465,22 +453,6 @@ def _first_match(
         if roles is not None:
             return InstructionLikeMatch("any.forged_turns", roles), disguised
     return None, disguised
-
-
-# How much text around a disguised word is read again: every rule's match fits in a window of
-# _REACH_BACK + _REACH_AHEAD around one trigger.
-_REREAD = _REACH_BACK + _REACH_AHEAD
-
-
-def _regions(positions: list[int], length: int) -> list[tuple[int, int]]:
-    out: list[tuple[int, int]] = []
-    for position in positions:
-        lo, hi = max(0, position - _REREAD), min(length, position + _REREAD)
-        if out and lo <= out[-1][1]:
-            out[-1] = (out[-1][0], hi)
-        else:
-            out.append((lo, hi))
-    return out
 
 
 # The name the notice's match carries when the learned scorer, not a rule, flagged the text.
@@ -494,7 +466,9 @@ def find_instruction_like(text: str) -> InstructionLikeMatch | None:
     when its score reaches the threshold."""
     folded, original = _prepare(text)
     rejected: list[str] = []
-    found = find_by_rules(folded, original, rejected)
+    found, disguised = _first_match(folded, original, rejected)
+    if found is None and disguised:
+        found = _reread(folded, original, disguised)
     if found is not None or rejected or not folded.strip():
         return found
     window = scorer.flagged_window(folded)
@@ -513,9 +487,14 @@ def find_by_rules(
     found, disguised = _first_match(folded, original, rejected, hits)
     if found is not None or not disguised:
         return found
-    # Read again only the stretches around the disguised words, so that a long page with one
-    # hyphenated slug or typo costs a few hundred characters more, not a second pass.
-    for lo, hi in _regions(disguised, len(folded)):
+    return _reread(folded, original, disguised)
+
+
+def _reread(folded: str, original: str | None, disguised: list[int]) -> InstructionLikeMatch | None:
+    """The first rule that fires on a disguised form read again. Only the stretches around the
+    disguised words are read, so that a long page with one hyphenated slug or typo costs a few
+    hundred characters more, not a second pass."""
+    for lo, hi in gate.regions(disguised, len(folded)):
         region = folded[lo:hi]
         for reading in obfuscation.readings(region):
             found, _ = _first_match(reading, None)

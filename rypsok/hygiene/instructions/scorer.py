@@ -17,11 +17,14 @@ import functools
 import gzip
 import itertools
 import json
+import operator
 import pathlib
 import re
 from dataclasses import dataclass
 
 import ahocorasick_rs
+
+_FEATURE = operator.itemgetter(0)
 
 MODEL_PATH = pathlib.Path(__file__).with_name("scorer_model.json.gz")
 
@@ -34,6 +37,7 @@ _ASCII_SEPARATORS = bytes(
 _UNICODE_SEPARATORS = re.compile(
     "[“”„‟‘’‚‛«»‹›—–…¡¿、，。：；！？（）【】「」『』《》〈〉·•\u00a0\u3000]"
 )
+_COMMON_SEPARATORS = "—–“”…‘\u00a0"
 CJK_RANGES = (
     ("\u3040", "\u30ff"),  # kana
     ("\u3400", "\u4dbf"),
@@ -47,7 +51,13 @@ def normalise(folded: str) -> bytes:
     """The folded text as the features see it: UTF-8, ASCII non-letters and common punctuation
     turned into spaces, a space at each end."""
     if not folded.isascii():
-        folded = _UNICODE_SEPARATORS.sub(" ", folded)
+        # The separators English text holds first, one by one: what is left is often ASCII,
+        # which the expression need not read.
+        for separator in _COMMON_SEPARATORS:
+            if separator in folded:
+                folded = folded.replace(separator, " ")
+        if not folded.isascii():
+            folded = _UNICODE_SEPARATORS.sub(" ", folded)
     data = (" " + folded + " ").encode("utf-8", "replace")
     return data.translate(_ASCII_SEPARATORS)
 
@@ -91,6 +101,11 @@ class LinearScorer:
         """The bias plus the weights of these positive features: no window holding no other
         positive feature scores more."""
         return self.bias + sum(map(self._positive_weights.__getitem__, positive_features))
+
+    def short_bound(self, data: bytes) -> float:
+        """``positive_bound`` of the positive features found in ``data``."""
+        found = self._positive_automaton.find_matches_as_indexes(data, overlapping=True)
+        return self.bias + sum(map(self._positive_weights.__getitem__, set(map(_FEATURE, found))))
 
     def best_window(self, data: bytes) -> Window:
         """The best window: the bias plus the weight of each feature found in it (once, however
@@ -185,10 +200,8 @@ def flagged_window(folded: str) -> str | None:
     shipped = model()
     scorer = shipped.scorer
     data = normalise(folded)
-    if len(data) <= scorer.window:
-        found = {i for i, _, _ in scorer.positive_matches(data)}
-        if scorer.positive_bound(found) < shipped.threshold - _BOUND_MARGIN:
-            return None
+    if len(data) <= scorer.window and scorer.short_bound(data) < shipped.threshold - _BOUND_MARGIN:
+        return None
     window = scorer.best_window(data)
     if window.score < shipped.threshold:
         return None
