@@ -68,13 +68,20 @@ RULES = [
             r"\[/?(?:tool_calls|tool_results|available_tools)\]|<｜[^｜<>\n]{1,30}｜>"
         ),
     ),
+    # A Markdown image whose URL holds a slot for the reader to fill: the image is fetched
+    # when the answer is shown, and the URL carries whatever went into the slot. The slot is
+    # a named placeholder anywhere in the URL, or any placeholder as a query value ("?q=[X]",
+    # "&d={x}", "=<x>"); a placeholder in a path alone stays ordinary documentation
+    # ("https://img.shields.io/badge/{label}-{message}").
     Rule(
         "any.markdown_image_exfiltration",
         ("![",),
         LazyPattern(
             r"!\[[^\]\n]{0,100}\]\(\s*https?://[^)\s]*(?:[{\[<]|%7b|%5b|%3c)\s*(?:insert\s+)?"
             r"(?:conversation|chat|history|secret|password|api_?key|prompt|memory|summary|"
-            r"credential|previous|email|user|data)"
+            r"credential|previous|email|user|data)|"
+            r"!\[[^\]\n]{0,100}\]\(\s*https?://[^)\s]*?[?&][\w.\-]{1,30}=\s*"
+            r"(?:[{\[<]|%7b|%5b|%3c)\s*\$?[a-z_][\w .\-]{0,30}?\s*(?:[}\]>]|%7d|%5d|%3e)"
         ),
     ),
     Rule(
