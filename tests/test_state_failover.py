@@ -83,6 +83,31 @@ async def shared_within(a: Client, b: Client, engines, bound_s: float) -> float:
     raise AssertionError(f"the replicas did not share again within {bound_s} s")
 
 
+async def write_before(engines, topology) -> None:
+    """A cached answer and a per-token window taken twice, written by a third replica whose
+    bound no load passes (SHARING_BOUND_MS): what is tested is what becomes of them, not
+    whether a loaded machine let them be written."""
+    async with Client(patient(engines, topology)) as writer:
+        await writer.search("before", category="code")
+        await writer.take_minute(token_window("alice", "web_search"), 2)
+        assert writer.state.fallbacks == 0
+
+
+async def assert_still_counted(engines, topology) -> None:
+    """What ``write_before`` wrote is still there after the failover, and still counts."""
+    async with (
+        Client(patient(engines, topology)) as c,
+        Client(patient(engines, topology)) as d,
+    ):
+        engines.seen.clear()
+        assert cached(await c.search("before", category="code")) == BOTH_CACHED
+        await d.take_minute(token_window("alice", "web_search"), 2)
+        with pytest.raises(ToolError) as raised:
+            await c.take_minute(token_window("alice", "web_search"), 2)
+        assert raised.value.detail["reason"] == "rate_limited"
+        assert c.state.fallbacks == d.state.fallbacks == 0
+
+
 async def test_two_replicas_share_through_a_primary_killed_mid_run(engines, sentinels):
     """The primary killed, and the first sentinel hung (SIGSTOP) with it."""
     plays(engines)
@@ -92,12 +117,7 @@ async def test_two_replicas_share_through_a_primary_killed_mid_run(engines, sent
         Client(config(engines, sentinels, deadline_ms)) as b,
     ):
         assert a.state.reach()["primary"] == f"127.0.0.1:{sentinels.primary.port}"
-        # written by a third replica whose bound no load passes (SHARING_BOUND_MS): what
-        # is tested is what becomes of it, not whether a loaded machine let it be written
-        async with Client(patient(engines, sentinels)) as writer:
-            await writer.search("before", category="code")
-            await writer.take_minute(token_window("alice", "web_search"), 2)
-            assert writer.state.fallbacks == 0
+        await write_before(engines, sentinels)
         # replicated before the kill: what the replica has is what the new primary has
         sentinels.wait_replicated()
         old_port = sentinels.primary_port()
@@ -131,17 +151,7 @@ async def test_two_replicas_share_through_a_primary_killed_mid_run(engines, sent
         await shared_within(a, b, engines, SHARING_AGAIN_S)
         assert a.state.reach()["primary"] == f"127.0.0.1:{sentinels.replica.port}"
     # written before the failover and replicated: still there, still counted
-    async with (
-        Client(patient(engines, sentinels)) as c,
-        Client(patient(engines, sentinels)) as d,
-    ):
-        engines.seen.clear()
-        assert cached(await c.search("before", category="code")) == BOTH_CACHED
-        await d.take_minute(token_window("alice", "web_search"), 2)
-        with pytest.raises(ToolError) as raised:
-            await c.take_minute(token_window("alice", "web_search"), 2)
-        assert raised.value.detail["reason"] == "rate_limited"
-        assert c.state.fallbacks == d.state.fallbacks == 0
+    await assert_still_counted(engines, sentinels)
 
 
 async def test_a_handed_over_primary_is_followed_and_never_written_to(engines, sentinels):
@@ -317,10 +327,7 @@ async def test_a_cluster_primary_killed_is_replaced_by_its_replica(engines, clus
         Client(config(engines, cluster, deadline_ms)) as b,
     ):
         assert a.state.reach() == {"form": "cluster", "nodes": 6, "nodes_reached": 6}
-        async with Client(patient(engines, cluster)) as writer:
-            await writer.search("before", category="code")
-            await writer.take_minute(token_window("alice", "web_search"), 2)
-            assert writer.state.fallbacks == 0
+        await write_before(engines, cluster)
         cluster.wait_replicated()
         victim.kill()
 
@@ -341,14 +348,4 @@ async def test_a_cluster_primary_killed_is_replaced_by_its_replica(engines, clus
         cluster.wait_healthy()
         assert timings and max(timings) < deadline_ms / 1000 + SLACK_S
         await shared_within(a, b, engines, SHARING_AGAIN_S)
-    async with (
-        Client(patient(engines, cluster)) as c,
-        Client(patient(engines, cluster)) as d,
-    ):
-        engines.seen.clear()
-        assert cached(await c.search("before", category="code")) == BOTH_CACHED
-        await d.take_minute(token_window("alice", "web_search"), 2)
-        with pytest.raises(ToolError) as raised:
-            await c.take_minute(token_window("alice", "web_search"), 2)
-        assert raised.value.detail["reason"] == "rate_limited"
-        assert c.state.fallbacks == d.state.fallbacks == 0
+    await assert_still_counted(engines, cluster)
