@@ -302,6 +302,36 @@ def test_a_cancelled_call_kills_its_child() -> None:
         pool.close()
 
 
+def test_a_child_sent_a_big_page_is_retired_and_its_replacement_loads_meanwhile(tmp_path) -> None:
+    pool = WorkerPool(retire_bytes=1000)
+    go = tmp_path / "go"
+
+    async def call() -> tuple[int, int]:
+        ran: list[int] = []
+        async with anyio.create_task_group() as group:
+
+            async def big() -> None:
+                ran.append(await pool.run(busy.wait_for, str(go), b"x" * 2000))
+
+            group.start_soon(big)
+            # while the child reads the big page, its replacement is already starting
+            with anyio.fail_after(10):
+                while not [child for child in pool._idle if child.alive()]:
+                    await anyio.sleep(0.01)
+            spare = pool._idle[0].process.pid
+            go.touch()
+        return ran[0], spare
+
+    try:
+        retired, spare = anyio.run(call, backend="trio")
+        assert retired != spare
+        assert gone(retired)
+        assert [child.process.pid for child in pool._idle] == [spare]
+        assert run(pool, int, "12") == 12  # served by the replacement
+    finally:
+        pool.close()
+
+
 def test_a_child_that_cannot_start_is_worker_failed(monkeypatch) -> None:
     monkeypatch.setattr(worker_module.sys, "executable", "/nonexistent/python")
     pool = WorkerPool()

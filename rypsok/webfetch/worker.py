@@ -68,8 +68,10 @@ class WorkerPool:
     """Runs functions in child processes, one call per child at a time.
 
     At most ``max_idle`` children wait between calls; a child that was sent more than
-    ``retire_bytes`` is not kept (the memory a big page took goes back to the system). A
-    child killed or retired is replaced at once, so the next call finds one ready."""
+    ``retire_bytes`` is not kept (the memory a big page took goes back to the system), and
+    its replacement is started as the call starts, so that it has loaded its modules by the
+    time the big page is read (started after, it made a next call wait for its imports). A
+    child killed is replaced at once, so the next call finds one ready."""
 
     def __init__(
         self, preload: tuple[str, ...] = (), max_idle: int = 2, retire_bytes: int = 1 << 20
@@ -98,6 +100,9 @@ class WorkerPool:
 
         payload = pickle.dumps((function, args), protocol=pickle.HIGHEST_PROTOCOL)
         child = self._take()
+        retiring = len(payload) > self._retire_bytes
+        if retiring:
+            self.prepare()
         try:
             reply = await anyio.to_thread.run_sync(child.call, payload, abandon_on_cancel=True)
         except BaseException as exc:
@@ -105,9 +110,8 @@ class WorkerPool:
             if isinstance(exc, (Exception, anyio.get_cancelled_exc_class())):
                 self.prepare()  # the next call finds a child ready
             raise
-        if len(payload) > self._retire_bytes:
+        if retiring:
             child.kill()
-            self.prepare()
         else:
             self._keep(child)
         return _answer(reply)
