@@ -22,6 +22,11 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 ROOT = Path(__file__).resolve().parent.parent
+SHARED_BENCH = ROOT.parent / "shared" / "bench"
+"""The public benchmarks beside the checkout (``../shared/bench``); from a git worktree one
+folder deeper (``../../shared/bench``)."""
+if not SHARED_BENCH.is_dir():
+    SHARED_BENCH = ROOT.parent.parent / "shared" / "bench"
 BENCH_ENV = {"BRAVE_API_KEY": "bench-key"}
 """Credentials the fake engines accept: brave needs one to be usable."""
 HIGH = 1_000_000

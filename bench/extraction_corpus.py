@@ -45,7 +45,7 @@ def read(path: Path) -> bytes:
 
 def main() -> int:
     args = c.arguments(
-        __doc__.split("\n\n")[0], shared_dir=(Path, c.ROOT.parent.parent / "shared", "shared/")
+        __doc__.split("\n\n")[0], shared_dir=(Path, c.SHARED_BENCH.parent, "shared/")
     )
     c.header("extraction over the benchmark corpora", "python bench/extraction_corpus.py")
     found = pages(args.shared_dir, 10 if args.quick else 1)

@@ -1,6 +1,6 @@
 """A random fuzzer for the stdio pipe: random and mutated JSON-RPC on one `rypsok serve`.
 
-    python bench/fuzz_stdio.py [--seeds 1 2 3] [--lines 400]
+    python bench/fuzz_stdio.py [--quick] [--seeds 1 2 3] [--lines 400]
 
 Each seed writes ``--lines`` lines to one fresh server (every engine disabled, so no call
 leaves the machine): valid requests (ping, tools/list, tools/call of every tool with good
@@ -372,7 +372,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
     parser.add_argument("--lines", type=int, default=400)
+    parser.add_argument("--quick", action="store_true", help="one seed (1)")
     args = parser.parse_args()
+    if args.quick:
+        args.seeds = args.seeds[:1]
     sys.path.insert(0, str(ROOT))
     failed = False
     with tempfile.TemporaryDirectory() as directory:

@@ -68,7 +68,9 @@ def timed(run, parts: list[bytes], repeats: int = 3) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--mib", type=int, default=3)
-    size = parser.parse_args().mib << 20
+    parser.add_argument("--quick", action="store_true", help="lines of 1 MiB")
+    args = parser.parse_args()
+    size = (1 if args.quick else args.mib) << 20
     print(
         f"{'line':<30} {'MB':>6} {'baseline MB/s':>14} {'rypsok MB/s':>12} {'ratio':>6}"
         f" {'peak KiB':>9}  answer"

@@ -30,7 +30,7 @@ from pathlib import Path
 
 import _common as c
 
-SHARED = c.ROOT.parent / "shared" / "bench"
+SHARED = c.SHARED_BENCH
 CORPORA = {
     "scrapinghub": SHARED / "extraction",
     "wcxb-dev": SHARED / "wcxb-dev",

@@ -45,7 +45,9 @@ def best_of(function: Callable[[str], object], text: str, runs: int = 3) -> floa
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--megabytes", type=float, default=5.0)
-    size = int(parser.parse_args().megabytes * 1_000_000)
+    parser.add_argument("--quick", action="store_true", help="documents of 1 MB")
+    args = parser.parse_args()
+    size = int((1.0 if args.quick else args.megabytes) * 1_000_000)
     texts = {name: (s * (size // len(s) + 1))[:size] for name, s in SENTENCES.items()}
     texts = {"prose": texts.pop("prose"), "readme": readme(size).decode(), **texts}
     print(f"# {size:,} characters each; seconds, best of 3; ratio to clean_content")
