@@ -11,6 +11,8 @@ counts.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import anyio
 import pytest
 
@@ -83,6 +85,26 @@ async def shared_within(a: Client, b: Client, engines, bound_s: float) -> float:
     raise AssertionError(f"the replicas did not share again within {bound_s} s")
 
 
+async def timed_calls_until(done: Callable[[], bool], *clients: Client) -> list[float]:
+    """A search and an engine_status on each client every tenth of a second until ``done()``
+    (within 30 s), every search ``ok``: how long each call took."""
+    timings: list[float] = []
+    n = 0
+    with anyio.fail_after(30):
+        while not done():
+            n += 1
+            for client in clients:
+                started = anyio.current_time()
+                response = await client.search(f"during {n}", category="code")
+                timings.append(anyio.current_time() - started)
+                assert response.outcome == "ok"
+                started = anyio.current_time()
+                await client.engine_status()
+                timings.append(anyio.current_time() - started)
+            await anyio.sleep(0.1)
+    return timings
+
+
 async def write_before(engines, topology) -> None:
     """A cached answer and a per-token window taken twice, written by a third replica whose
     bound no load passes (SHARING_BOUND_MS): what is tested is what becomes of them, not
@@ -126,24 +148,7 @@ async def test_two_replicas_share_through_a_primary_killed_mid_run(engines, sent
         sentinels.sentinels[0].pause()
         sentinels.primary.kill()
 
-        timings: list[float] = []
-
-        async def calls_until_a_new_primary() -> None:
-            n = 0
-            while sentinels.primary_port() == old_port:
-                n += 1
-                for client in (a, b):
-                    started = anyio.current_time()
-                    response = await client.search(f"during {n}", category="code")
-                    timings.append(anyio.current_time() - started)
-                    assert response.outcome == "ok"
-                    started = anyio.current_time()
-                    await client.engine_status()
-                    timings.append(anyio.current_time() - started)
-                await anyio.sleep(0.1)
-
-        with anyio.fail_after(30):
-            await calls_until_a_new_primary()
+        timings = await timed_calls_until(lambda: sentinels.primary_port() != old_port, a, b)
         assert sentinels.primary_port() == sentinels.replica.port
         assert timings and max(timings) < deadline_ms / 1000 + SLACK_S
         assert a.state.fallbacks > 0 and b.state.fallbacks > 0
@@ -331,20 +336,9 @@ async def test_a_cluster_primary_killed_is_replaced_by_its_replica(engines, clus
         cluster.wait_replicated()
         victim.kill()
 
-        def promoted() -> bool:
-            return cluster.node_for(cluster.key("main", "x")) is successor
-
-        timings: list[float] = []
-        n = 0
-        with anyio.fail_after(30):
-            while not promoted():
-                n += 1
-                for client in (a, b):
-                    started = anyio.current_time()
-                    response = await client.search(f"during {n}", category="code")
-                    timings.append(anyio.current_time() - started)
-                    assert response.outcome == "ok"
-                await anyio.sleep(0.1)
+        timings = await timed_calls_until(
+            lambda: cluster.node_for(cluster.key("main", "x")) is successor, a, b
+        )
         cluster.wait_healthy()
         assert timings and max(timings) < deadline_ms / 1000 + SLACK_S
         await shared_within(a, b, engines, SHARING_AGAIN_S)
