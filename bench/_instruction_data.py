@@ -18,10 +18,10 @@ import json
 import pathlib
 from dataclasses import dataclass
 
+from _common import SHARED_BENCH
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent.parent / "shared" / "bench"
-if not SHARED.is_dir():  # a checkout at /work/main rather than a worktree under /work/wt/
-    SHARED = ROOT.parent / "shared" / "bench"
+SHARED = SHARED_BENCH
 INJECTION = SHARED / "injection"
 MORE = SHARED / "injection-more"
 

@@ -26,10 +26,10 @@ import subprocess
 import sys
 import time
 
+from _common import SHARED_BENCH
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-EVALUATE = ROOT.parent.parent / "shared" / "bench" / "injection" / "evaluate.py"
-if not EVALUATE.is_file():  # a checkout at /work/main rather than a worktree under /work/wt/
-    EVALUATE = ROOT.parent / "shared" / "bench" / "injection" / "evaluate.py"
+EVALUATE = SHARED_BENCH / "injection" / "evaluate.py"
 FIXTURE = ROOT / "tests" / "fixtures" / "instruction_like.jsonl"
 LANGUAGES = ("en", "de", "fr", "es", "zh", "ru")
 
