@@ -21,6 +21,7 @@ from .base import (
     ANY_LANGUAGE,
     EngineFailure,
     EngineInfo,
+    EngineRequest,
     EngineSearch,
     QueryLimit,
     RawResult,
@@ -123,7 +124,7 @@ def _api_error(data: object, headers: httpx.Headers) -> EngineFailure | None:
     return EngineFailure("request_failure")
 
 
-def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> httpx.Request:
+def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> EngineRequest:
     lang = _wiki_code(search.language)
     params = {
         "action": "query",

@@ -13,7 +13,8 @@ is made when its engine is first asked, inside that search's deadline; the TLS c
 share is built once, in a worker thread (:class:`rypsok.lazy.Once`), so a slow build costs a
 search no more than its deadline.
 
-The engines build ``httpx.Request`` objects; they are sent on httpcore, the layer under
+The engines build :class:`~rypsok.engines.request.EngineRequest` objects (an
+``httpx.Request``'s arguments and its wire form); they are sent on httpcore, the layer under
 httpx, because an engine's request needs none of what an ``httpx.AsyncClient`` adds around
 it (redirects, cookies, auth flows, event hooks, response wrapping), and that cost a third
 of a search's transport CPU (docs/performance.md, "CPU per search"). :func:`_send` keeps what
@@ -43,6 +44,7 @@ from rypsok.engines.base import (
     Usage,
     read_reading,
 )
+from rypsok.engines.request import EngineRequest, Wire
 from rypsok.lazy import Once
 from rypsok.net.body import ACCEPT_ENCODING, BodyTooLarge, BodyUndecodable, read_raw
 from rypsok.observability import telemetry
@@ -144,20 +146,14 @@ class EnginePools:
             await pool.aclose()
 
 
-async def _send(
-    pool: httpcore.AsyncConnectionPool, request: httpx.Request
-) -> tuple[int, httpx.Headers, bytes]:
+async def _send(pool: httpcore.AsyncConnectionPool, wire: Wire) -> tuple[int, httpx.Headers, bytes]:
     """Send an engine's request; its status, headers and body, read raw and inflated under
     ``MAX_BODY_BYTES``. Raises what httpcore raises, BodyTooLarge or BodyUndecodable."""
-    url = request.url
-    if url.username or url.password:
-        # As httpx's client does: an endpoint's userinfo is sent as Basic auth.
-        next(httpx.BasicAuth(url.username, url.password).sync_auth_flow(request))
     sent = httpcore.Request(
-        request.method,
-        httpcore.URL(scheme=url.raw_scheme, host=url.raw_host, port=url.port, target=url.raw_path),
-        headers=request.headers.raw,
-        content=request.content,
+        wire.method,
+        httpcore.URL(scheme=wire.scheme, host=wire.host, port=wire.port, target=wire.target),
+        headers=wire.headers,
+        content=wire.content,
     )
     response = await pool.handle_async_request(sent)
     try:
@@ -255,11 +251,11 @@ async def _engine_run(pools: EnginePools, job: EngineJob, started: float) -> Eng
 
 
 async def _exchange(
-    pools: EnginePools, job: EngineJob, request: httpx.Request, run: EngineRun
+    pools: EnginePools, job: EngineJob, request: EngineRequest, run: EngineRun
 ) -> None:
     # The body is read raw and inflated by rypsok.net.body under MAX_BODY_BYTES, so offer
     # exactly the codings it bounds.
-    request.headers["Accept-Encoding"] = ACCEPT_ENCODING
+    wire = request.wire(ACCEPT_ENCODING)
     try:
         pool = await pools.pool(run.engine)
     except (ssl.SSLError, OSError):
@@ -268,7 +264,7 @@ async def _exchange(
         return
     sent = anyio.current_time()
     try:
-        status, headers, body = await _send(pool, request)
+        status, headers, body = await _send(pool, wire)
     except httpcore.TimeoutException:
         run.reason = "timeout"
         return
