@@ -18,6 +18,7 @@ import json
 import pkgutil
 import re
 import typing
+import urllib.parse
 import zlib
 from pathlib import Path
 from types import ModuleType
@@ -1062,3 +1063,17 @@ def test_an_answer_nested_deeper_than_any_parser_reads_is_a_parse_failure_not_a_
     assert read_answer(wikipedia, 200, httpx.Headers(), body, make_search("q")) == EngineFailure(
         "parse_failure"
     )
+
+
+@settings(max_examples=2000)
+@given(st.dictionaries(QUERY_TEXT | st.text(), QUERY_TEXT | st.text(), min_size=1, max_size=6))
+def test_parameters_are_encoded_as_urlencode_encodes_them(params: dict[str, str]) -> None:
+    made = http_request("GET", "https://h.example/p", params=params)
+    assert made.url == "https://h.example/p?" + urllib.parse.urlencode(params)
+
+
+@settings(max_examples=2000)
+@given(QUERY_TEXT | st.text() | st.sampled_from(["Python (programming language)", "C++", "a/b:c"]))
+def test_an_article_url_is_encoded_as_quote_encodes_it(title: str) -> None:
+    path = urllib.parse.quote(title.replace(" ", "_"), safe=";@$!*(),/~:")
+    assert wikipedia._article_url("en", title) == f"https://en.wikipedia.org/wiki/{path}"

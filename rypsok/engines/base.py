@@ -29,6 +29,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import logging
+import re
 import urllib.parse
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -195,7 +196,7 @@ def http_request(method: str, url: str, **parts: Any) -> EngineRequest:
     ``build_request`` ends here.
 
     Parameters of text (what the engines send) are put in the URL here, encoded as httpx
-    encodes them (``urllib.parse.urlencode``), so that the URL is read once instead of
+    encodes them (``urllib.parse.urlencode``, each name and value by ``quote_plus``), so that the URL is read once instead of
     being parsed, merged with the parameters and parsed again (a Hypothesis property in
     tests/test_engines_core.py holds it to httpx's request)."""
     params = parts.get("params")
@@ -207,8 +208,17 @@ def http_request(method: str, url: str, **parts: Any) -> EngineRequest:
     ):
         del parts["params"]
         if params:
-            url += "?" + urllib.parse.urlencode(params)
+            url += "?" + "&".join(f"{_quote_plus(k)}={_quote_plus(v)}" for k, v in params.items())
     return EngineRequest(method, url, parts)
+
+
+_QUERY_KEPT = re.compile(r"[A-Za-z0-9_.\-~]*")
+"""Text ``urllib.parse.quote_plus`` leaves as it is (most parameter names and values)."""
+
+
+def _quote_plus(text: str) -> str:
+    """``urllib.parse.quote_plus(text)``, as ``urlencode`` encodes each name and value."""
+    return text if _QUERY_KEPT.fullmatch(text) else urllib.parse.quote_plus(text)
 
 
 def endpoint_url(endpoint: str, path: str, language: str | None = None) -> str:

@@ -104,9 +104,17 @@ def _wiki_code(language: str | None) -> str:
     return primary
 
 
+_ARTICLE_PATH_SAFE = ";@$!*(),/~:"
+_ARTICLE_PATH_KEPT = re.compile(r"[A-Za-z0-9_.\-~;@$!*(),/:]*")
+"""A title path ``quote`` leaves as it is (the characters it always keeps, and the safe ones):
+most titles, which then skip its encoding."""
+
+
 def _article_url(lang: str, title: str) -> str:
     """The public article URL, percent-encoded as MediaWiki's wfUrlencode does."""
-    path = urllib.parse.quote(title.replace(" ", "_"), safe=";@$!*(),/~:")
+    path = title.replace(" ", "_")
+    if not _ARTICLE_PATH_KEPT.fullmatch(path):
+        path = urllib.parse.quote(path, safe=_ARTICLE_PATH_SAFE)
     return f"https://{lang}.wikipedia.org/wiki/{path}"
 
 

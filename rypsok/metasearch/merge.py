@@ -108,16 +108,17 @@ def finish(
         # Enough entries to fill the results if none is dropped, checked together.
         batch = ranked[position : position + max_results - len(results)]
         position += len(batch)
-        flags = _instruction_like_pairs([entry.best.result for entry in batch])
-        for entry, flagged in zip(batch, flags, strict=True):
-            best = entry.best.result
+        cleaned = [
+            text.clean_result_text(entry.best.result.title, entry.best.result.snippet)
+            for entry in batch
+        ]
+        flags = _instruction_like_pairs(cleaned)
+        for entry, flagged, (_, _, title, snippet) in zip(batch, flags, cleaned, strict=True):
             if flagged:
                 if drop_instruction_like:
                     notices.count("results_dropped", reason="instruction_like_content")
                     continue
                 notices.count("instruction_like_content")
-            title = text.clean_title(best.title)
-            snippet = text.clean_snippet(best.snippet)
             notices.count("characters_removed", title.removed + snippet.removed)
             notices.count("title_truncated", int(title.truncated))
             notices.count("snippet_truncated", int(snippet.truncated))
@@ -135,10 +136,11 @@ def finish(
     return results
 
 
-def _instruction_like_pairs(raws: Sequence[RawResult]) -> list[bool]:
+def _instruction_like_pairs(
+    cleaned: Sequence[tuple[str, str, text.Cleaned, text.Cleaned]],
+) -> list[bool]:
     """Whether each result's title or snippet is instruction-like, judged on the text with
-    invisible characters removed but line breaks kept: chat-turn markers ("\n\nHuman:") are
-    recognised by their layout, which collapsing would erase."""
-    texts = [text.clean_content(t).text for raw in raws for t in (raw.title, raw.snippet)]
-    flags = instructions.instruction_like_flags(texts)
-    return [flags[2 * i] or flags[2 * i + 1] for i in range(len(raws))]
+    invisible characters removed but line breaks kept (``text.clean_result_text``): chat-turn
+    markers ("\n\nHuman:") are recognised by their layout, which collapsing would erase."""
+    flags = instructions.instruction_like_flags([t for c in cleaned for t in c[:2]])
+    return [flags[2 * i] or flags[2 * i + 1] for i in range(len(cleaned))]
