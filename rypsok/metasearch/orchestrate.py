@@ -238,15 +238,16 @@ async def _engine_run(pools: EnginePools, job: EngineJob, started: float) -> Eng
                 await _exchange(pools, job, request, run)
         finally:
             run.end_ms = (anyio.current_time() - started) * 1000
-            failure = (run.reason or "timeout") if run.outcome == "failed" else ""
-            span.set_attributes(
-                {
-                    "rypsok.engine": engine,
-                    "rypsok.outcome": run.outcome,
-                    "rypsok.reason": failure,
-                    "rypsok.ms": round(run.end_ms - (run.start_ms or 0.0), 1),
-                }
-            )
+            if span.is_recording():
+                failure = (run.reason or "timeout") if run.outcome == "failed" else ""
+                span.set_attributes(
+                    {
+                        "rypsok.engine": engine,
+                        "rypsok.outcome": run.outcome,
+                        "rypsok.reason": failure,
+                        "rypsok.ms": round(run.end_ms - (run.start_ms or 0.0), 1),
+                    }
+                )
     return run
 
 
