@@ -88,7 +88,16 @@ def fuse(answers: Sequence[EngineAnswer], policy: EgressPolicy, notices: Notices
             entry = merged.setdefault(key, Merged(key))
             entry.appearances.append(Appearance(answer.engine, rank, url, raw))
     for entry in merged.values():
-        entry.score = sum(weights[a.engine] / (RRF_K + a.rank) for a in entry.appearances)
+        appearances = entry.appearances
+        if len(appearances) == 1:
+            only = appearances[0]
+            entry.score = weights[only.engine] / (RRF_K + only.rank)
+        else:
+            entry.score = sum(weights[a.engine] / (RRF_K + a.rank) for a in appearances)
+    if len(answers) == 1:
+        # One engine's results, each key once, came in rank order, and their scores never
+        # rise with the rank (a weight is not negative): the order the sort would give.
+        return list(merged.values())
     return sorted(merged.values(), key=lambda m: (-m.score, m.best.rank, m.best.engine))
 
 
