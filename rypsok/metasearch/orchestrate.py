@@ -7,7 +7,8 @@ is left. A search that asks one engine runs it in its own task under the same sc
 group, its channel and their scheduling cost about 0.17 ms of CPU a search). Nothing
 outlives the call.
 
-Each engine has its own connection pool (:class:`EnginePools`), sized for every search
+Each engine has its own connection pool (:class:`EnginePools`, each a
+:class:`~rypsok.metasearch.pool.EnginePool` of httpcore connections), sized for every search
 that admission lets in at once, so an engine request never queues behind another. A pool
 is made when its engine is first asked, inside that search's deadline; the TLS context they
 share is built once, in a worker thread (:class:`rypsok.lazy.Once`), so a slow build costs a
@@ -46,6 +47,7 @@ from rypsok.engines.base import (
 )
 from rypsok.engines.request import EngineRequest, Wire
 from rypsok.lazy import Once
+from rypsok.metasearch.pool import EnginePool
 from rypsok.net.body import ACCEPT_ENCODING, BodyTooLarge, BodyUndecodable, read_raw
 from rypsok.observability import telemetry
 from rypsok.progress import NO_PROGRESS, Progress
@@ -54,9 +56,9 @@ log = logging.getLogger("rypsok.metasearch")
 
 KEPT_ALIVE_PER_ENGINE = 8
 """Idle connections an engine's pool keeps while it holds no more than this many in all
-(beyond, httpcore closes each connection as it goes idle). Keep-alive spares a handshake,
-but httpcore walks every connection for each idle one on every request, answer and
-cancellation: with 64 idle connections that walk costs milliseconds per event."""
+(beyond, each connection is closed as it goes idle), as httpcore's pool kept them: with 64
+idle connections httpcore's walk over them cost milliseconds per event (its pool is no
+longer used, :mod:`rypsok.metasearch.pool`; the bound stays)."""
 
 
 KEEP_ALIVE_S = 5.0
@@ -93,8 +95,8 @@ class EnginePools:
     cancellations at the deadline took seconds of CPU. Separate pools also keep a hanging
     engine from holding connections another engine needs.
 
-    Engines are operator-trusted endpoints: no proxy (httpcore reads no proxy variables),
-    no redirects (httpcore follows none), no timeout (the search deadline bounds every
+    Engines are operator-trusted endpoints: no proxy (httpcore's connections read no proxy
+    variables), no redirects (httpcore follows none), no timeout (the search deadline bounds every
     request), HTTP/1.1 only. Each engine sets its own User-Agent in ``build_request``.
     """
 
@@ -107,10 +109,10 @@ class EnginePools:
         self._engine_ids = frozenset(engine_ids)
         self._connections = connections
         self._tls = tls or TLS_CONTEXT
-        self._pools: dict[str, httpcore.AsyncConnectionPool] = {}
+        self._pools: dict[str, EnginePool] = {}
         self._closed = False
 
-    async def pool(self, engine_id: str) -> httpcore.AsyncConnectionPool:
+    async def pool(self, engine_id: str) -> EnginePool:
         """The engine's pool, made on first use: one per engine however many searches ask
         at once (only the shared TLS context is awaited; the pool is made after it without a
         checkpoint, on the event loop's thread)."""
@@ -124,14 +126,12 @@ class EnginePools:
             raise RuntimeError("the engine pools are closed")
         return self._pools.setdefault(engine_id, self._make(tls))
 
-    def _make(self, tls: ssl.SSLContext) -> httpcore.AsyncConnectionPool:
-        return httpcore.AsyncConnectionPool(
-            ssl_context=tls,
+    def _make(self, tls: ssl.SSLContext) -> EnginePool:
+        return EnginePool(
+            tls,
             max_connections=self._connections,
-            max_keepalive_connections=min(self._connections, KEPT_ALIVE_PER_ENGINE),
+            max_idle=min(self._connections, KEPT_ALIVE_PER_ENGINE),
             keepalive_expiry=KEEP_ALIVE_S,
-            http1=True,
-            http2=False,
         )
 
     async def warm(self) -> None:
@@ -146,7 +146,7 @@ class EnginePools:
             await pool.aclose()
 
 
-async def _send(pool: httpcore.AsyncConnectionPool, wire: Wire) -> tuple[int, httpx.Headers, bytes]:
+async def _send(pool: EnginePool, wire: Wire) -> tuple[int, httpx.Headers, bytes]:
     """Send an engine's request; its status, headers and body, read raw and inflated under
     ``MAX_BODY_BYTES``. Raises what httpcore raises, BodyTooLarge or BodyUndecodable."""
     sent = httpcore.Request(
