@@ -128,9 +128,13 @@ def finish(
                     notices.count("results_dropped", reason="instruction_like_content")
                     continue
                 notices.count("instruction_like_content")
-            notices.count("characters_removed", title.removed + snippet.removed)
-            notices.count("title_truncated", int(title.truncated))
-            notices.count("snippet_truncated", int(snippet.truncated))
+            # (Notices.count ignores a count of 0: most results leave these out.)
+            if title.removed or snippet.removed:
+                notices.count("characters_removed", title.removed + snippet.removed)
+            if title.truncated:
+                notices.count("title_truncated")
+            if snippet.truncated:
+                notices.count("snippet_truncated")
             engines = entry.engines
             show_engines = attribution or bool(attributed_engines.intersection(engines))
             results.append(
