@@ -209,6 +209,25 @@ RULES = [
         ),
     ),
     Rule(
+        "en.you_are_unrestricted",
+        trigger_words("you are a|you are an|you are the|you're a|you're an|you're the"),
+        LazyPattern(
+            fill(
+                r"⟨IMP⟩(?P<core>(?:you\s+are|you're)\s+(?:an?|the)\s+(?:[\w-]+\s+){0,2}?"
+                r"(?:(?:unrestricted|unfiltered|uncensored|jailbroken|amoral|unethical|unbound|"
+                r"unchained|rogue|evil|unaligned|lawless)\s+(?:[\w-]+\s+)?(?:ai|a\.i\.|assistant|"
+                r"model|chatbot|bot|llm|language\s+model)|(?:ai|a\.i\.|assistant|model|chatbot|bot|"
+                r"llm|language\s+model)\s+(?:[\w-]+\s+){0,2}?(?:with\s+(?:no|zero)|without(?:\s+any)?|"
+                r"free\s+(?:of|from)(?:\s+all|\s+any)?|that\s+(?:has|have)\s+no|who\s+(?:has|have)\s+no)"
+                r"\s+(?:\w+\s+)?(?:filters?|rules|restrictions|limits|limitations|guidelines|"
+                r"censorship|morals|ethics|guardrails|content\s+polic(?:y|ies)|safety\s+\w+|"
+                r"boundaries|constraints)))\b",
+            ),
+            re.M,
+        ),
+        mention_veto=True,
+    ),
+    Rule(
         "en.forged_system_header",
         trigger_words(
             "system_|system-|(system|<system|{system|admin_|(admin|<admin|{admin|developer_|"
