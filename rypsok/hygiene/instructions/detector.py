@@ -16,6 +16,7 @@ from rypsok.hygiene.instructions import (
     en_exfiltration,
     en_extraction,
     en_indirect,
+    en_jailbreak,
     en_reply_rules,
     en_status,
     en_switch,
@@ -55,6 +56,7 @@ _RULES: tuple[Rule, ...] = tuple(
     + en_status.RULES
     + en_reply_rules.RULES
     + en_indirect.RULES
+    + en_jailbreak.RULES
     + de.RULES
     + de_switch.RULES
     + fr.RULES

@@ -228,6 +228,54 @@ RULES = [
         mention_veto=True,
     ),
     Rule(
+        "en.instead_of_the_task",
+        tuple(
+            f"{neg} {verb}"
+            for neg in ("do not", "don't", "never")
+            for verb in ("summari", "translat", "classif", "analy", "review", "process")
+        ),
+        LazyPattern(
+            r"(?:do\s+not|don't|never)\s+(?:summari[sz]e|translate|classify|analy[sz]e|review|"
+            r"process)\s+(?:this|it|the\s+(?:text|article|document|email|e-mail|page|message|"
+            r"review|content))\s*[.,;:!-]*\s*(?:instead|rather)\s*,?\s*(?:please\s+|just\s+|only\s+)?"
+            r"(?:write|say|print|output|respond|reply|tell|answer|return|type)\b"
+        ),
+    ),
+    Rule(
+        "en.hidden_instruction_for_you",
+        trigger_words(
+            "instruction for you|instructions for you|directive for you|command for you|"
+            "task for you"
+        ),
+        LazyPattern(
+            r"\b(?:hidden|secret|special|concealed|embedded|new|additional|important)\s+"
+            r"(?:instructions?|directives?|commands?|tasks?)\s+for\s+you\s*(?:[:\-—]|,\s*"
+            r"(?:the\s+)?(?:ai|assistant|model|llm|agent)\b)"
+        ),
+    ),
+    Rule(
+        "en.reading_this_as_ai",
+        ("reading this as", "processing this as", "parsing this as", "seeing this as"),
+        LazyPattern(
+            r"\bif\s+you(?:'re|\s+are)\s+(?:reading|processing|parsing|summari[sz]ing|seeing)\s+"
+            r"this\s+(?:\w+\s+)?as\s+(?:an?\s+|the\s+)?(?:ai|a\.i\.|llm|large\s+language\s+model|"
+            r"language\s+model|bot|model|assistant|agent|chatbot|machine)\b"
+        ),
+    ),
+    Rule(
+        "en.on_the_users_request",
+        ("user's", "users'", "users request", "user request"),
+        LazyPattern(
+            fill(
+                r"(?:^|(?<=[.!?;:\n])\s*)(?:as\s+per|per|at|following|according\s+to|on)\s+"
+                r"(?:the|your)\s+user(?:'s|s'|s)?\s+(?:\w+\s+)?(?:request|instructions?|"
+                r"wish(?:es)?|orders?|behalf)\s*,?\s*(?:please\s+|immediately\s+|now\s+)?⟨A⟩\b",
+                A=_ACTION,
+            ),
+            re.M,
+        ),
+    ),
+    Rule(
         "en.forged_system_header",
         trigger_words(
             "system_|system-|(system|<system|{system|admin_|(admin|<admin|{admin|developer_|"
