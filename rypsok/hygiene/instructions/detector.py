@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from rypsok.hygiene.instructions import (
     any_language,
     de,
+    de_indirect,
     de_switch,
     en,
     en_addressed,
@@ -59,6 +60,7 @@ _RULES: tuple[Rule, ...] = tuple(
     + en_jailbreak.RULES
     + de.RULES
     + de_switch.RULES
+    + de_indirect.RULES
     + fr.RULES
     + es.RULES
     + zh.RULES

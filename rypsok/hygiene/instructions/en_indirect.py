@@ -290,19 +290,22 @@ RULES = [
         ),
         LazyPattern(
             fill(
-                # A machine-spelt header: the role in brackets, braces, parentheses or a tag,
-                # or glued to its kind ("###(system_message)", "<system-message>",
-                # "SYSTEM_OVERRIDE:"), or a tag that marks a directive ("<IMPORTANT>"); then
-                # a directive, whatever it asks.
+                # A machine-spelt header, the role glued to its kind ("###(system_message)",
+                # "<system-message>", "SYSTEM_OVERRIDE:"), then a sentence in any language;
+                # the role alone in brackets, braces, parentheses or a tag, or a tag that marks
+                # a directive ("<IMPORTANT>"), then a directive in English.
+                r"(?:[(<{]\s*/?\s*(?:system|admin|administrator|developer|operator)[_\-]⟨K⟩\s*[)>}]|"
+                r"\b(?:system|admin|developer|operator)[_\-]⟨K⟩\b\s*[:)\]>}])[\s:*\-#>)\]]*"
+                r"[^\W\d_][\w'’\-]*(?:\s+\S+){2}|"
                 r"(?:[(<{]\s*/?\s*(?:system|admin|administrator|developer|operator)"
-                r"(?:[_\- ]+⟨K⟩)?\s*[)>}]|\b(?:system|admin|developer|operator)[_\-]⟨K⟩\b\s*[:)\]>}]?"
-                r"|<(?:important|information|instructions?|secret|hidden|urgent|priority)>)"
+                r"(?:\s+⟨K⟩)?\s*[)>}]|<(?:important|information|instructions?|secret|hidden|urgent|"
+                r"priority)>)"
                 r"[\s:*\-=#>)\]]*(?:please\s+|kindly\s+|immediately\s+|now\s+|first\s+)*"
                 r"(?:⟨A⟩|ignore|disregard|forget|you\b|your\b|the\s+(?:assistant|ai|model|agent|"
                 r"user)\b|from\s+now|new\s+(?:instructions?|task|rules?|directives?)\b|do\s+not|"
                 r"don't|never|always|before\s+(?:using|you|answering|responding|calling|replying)|"
                 r"after\s+(?:you|answering)|when\s+(?:you|the\s+user)|if\s+you|override|"
-                r"assistant\b|ai\b)|"
+                r"assistant|ai)\b|"
                 # The same in plain words ("**System update:**"), where only a directive to an
                 # AI reader counts: "System update: servers restart at 2 am" stays a notice.
                 r"(?:^|(?<=[.!?\n]))[^\S\n]*(?:\*\*|__|[#=\-~>]{1,6})?[^\S\n]*(?:system|admin|"
