@@ -15,6 +15,8 @@ from rypsok.hygiene.instructions import (
     en_addressed,
     en_exfiltration,
     en_extraction,
+    en_indirect,
+    en_jailbreak,
     en_reply_rules,
     en_status,
     en_switch,
@@ -53,6 +55,8 @@ _RULES: tuple[Rule, ...] = tuple(
     + en_switch.RULES
     + en_status.RULES
     + en_reply_rules.RULES
+    + en_indirect.RULES
+    + en_jailbreak.RULES
     + de.RULES
     + de_switch.RULES
     + fr.RULES
