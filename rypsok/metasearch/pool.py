@@ -133,9 +133,8 @@ class _Lent:
         self._pool = pool
         self._connection: httpcore.AsyncHTTPConnection | None = connection
 
-    async def __aiter__(self) -> AsyncIterator[bytes]:
-        async for part in self._stream:
-            yield part
+    def __aiter__(self) -> AsyncIterator[bytes]:
+        return self._stream.__aiter__()
 
     async def aclose(self) -> None:
         connection, self._connection = self._connection, None
