@@ -73,20 +73,24 @@ def fuse(answers: Sequence[EngineAnswer], policy: EgressPolicy, notices: Notices
     weights = {a.engine: a.weight for a in answers}
     judged: dict[str, tuple[str | None, str, str]] = {}
     for answer in answers:
+        engine = answer.engine
         seen_here: set[str] = set()
         for rank, raw in enumerate(answer.results, start=1):
-            if raw.url not in judged:
+            verdict = judged.get(raw.url)
+            if verdict is None:
                 # Engines often agree on a URL: a search judges each distinct one once.
-                judged[raw.url] = urls.judge_result_url(raw.url, policy)
-            problem, url, key = judged[raw.url]
+                verdict = judged[raw.url] = urls.judge_result_url(raw.url, policy)
+            problem, url, key = verdict
             if problem is not None:
                 notices.count("results_dropped", reason=problem)
                 continue
             if key in seen_here:
                 continue
             seen_here.add(key)
-            entry = merged.setdefault(key, Merged(key))
-            entry.appearances.append(Appearance(answer.engine, rank, url, raw))
+            entry = merged.get(key)
+            if entry is None:
+                entry = merged[key] = Merged(key)
+            entry.appearances.append(Appearance(engine, rank, url, raw))
     for entry in merged.values():
         appearances = entry.appearances
         if len(appearances) == 1:
