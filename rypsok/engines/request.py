@@ -10,7 +10,7 @@ that parse: the URL's origin (scheme, host, port, userinfo) is read by httpx onc
 distinct origin and kept, and a path and query made only of characters httpx leaves as
 they are, with no dot segment, are the request's target as written. Any other request
 (a body, userinfo, a header httpx would add or change, a character httpx would encode) is
-built by httpx, as before. tests/test_engines_core.py holds both ways to the same wire form.
+built by httpx, as before. tests/test_engine_request.py holds both ways to the same wire form.
 """
 
 from __future__ import annotations
