@@ -196,9 +196,10 @@ def http_request(method: str, url: str, **parts: Any) -> EngineRequest:
     ``build_request`` ends here.
 
     Parameters of text (what the engines send) are put in the URL here, encoded as httpx
-    encodes them (``urllib.parse.urlencode``, each name and value by ``quote_plus``), so that the URL is read once instead of
-    being parsed, merged with the parameters and parsed again (a Hypothesis property in
-    tests/test_engine_request.py holds it to httpx's request)."""
+    encodes them (``urllib.parse.urlencode``: each name and value by ``quote_plus``), so
+    that the URL is read once instead of being parsed, merged with the parameters and
+    parsed again (a Hypothesis property in tests/test_engine_request.py holds it to httpx's
+    request)."""
     params = parts.get("params")
     if (
         isinstance(params, dict)
