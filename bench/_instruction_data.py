@@ -73,6 +73,9 @@ class Text:
     # the source itself, or for the texts written for this project the family of attack, so
     # that a word used by four families of attack counts as the technique's, not a template's.
     filter_source: str = ""
+    # The language of a text written for this project (its clean and attack texts of one
+    # language are weighed alike in training, see _train_instructions.sample_weights).
+    language: str = ""
 
     @property
     def counted_as(self) -> str:
@@ -121,8 +124,9 @@ def positives() -> list[Text]:
     return out
 
 
-def clean() -> list[Text]:
-    """Every clean text: the hard negatives, deepset's benign prompts, the web pages."""
+def clean(with_trafilatura: bool = False) -> list[Text]:
+    """Every clean text: the hard negatives, deepset's benign prompts, the web pages (and
+    trafilatura's pages when asked: tried, not shipped, docs/instruction-like.md)."""
     out: list[Text] = []
     for source in HARD_NEGATIVES:
         file = "spikee" if source == "spikee_benign" else source
@@ -141,7 +145,8 @@ def clean() -> list[Text]:
     ):
         for row in _rows(INJECTION / "clean" / f"{name}.jsonl"):
             out.append(Text(row["text"], name, row["id"], False))
-    out.extend(trafilatura_pages())
+    if with_trafilatura:
+        out.extend(trafilatura_pages())
     # InjecAgent's base tool responses: the frames of its attacks carrying a bare task, which
     # addresses no model (out of scope): they teach the scorer that the frame is not the attack.
     for row in _rows(INJECTION / "out-of-scope" / "injecagent_base.jsonl"):
@@ -196,6 +201,7 @@ def synthetic() -> list[Text]:
                     f"synthetic:{row['group']}",
                     attack,
                     f"synthetic:{row['family']}" if attack else "",
+                    row["language"],
                 )
             )
     return out
@@ -215,17 +221,18 @@ def fixture() -> list[Text]:
     return out
 
 
-def input_digests() -> dict[str, str]:
+def input_digests(with_synthetic: bool = False, with_trafilatura: bool = False) -> dict[str, str]:
     """sha256 of every input file: the pinned inputs a training run names in its output."""
     files = sorted(INJECTION.glob("*/*.jsonl")) + sorted(MORE.glob("*.jsonl"))
     digests = {
         str(path.relative_to(SHARED)): hashlib.sha256(path.read_bytes()).hexdigest()
         for path in files
     }
-    pages = hashlib.sha256()
-    for path in sorted(TRAFILATURA.glob("*.html.gz")):
-        pages.update(path.name.encode() + hashlib.sha256(path.read_bytes()).digest())
-    digests[f"{TRAFILATURA.relative_to(SHARED)}/*.html.gz"] = pages.hexdigest()
-    for path in (FIXTURE, *SYNTHETIC):
+    if with_trafilatura:
+        pages = hashlib.sha256()
+        for path in sorted(TRAFILATURA.glob("*.html.gz")):
+            pages.update(path.name.encode() + hashlib.sha256(path.read_bytes()).digest())
+        digests[f"{TRAFILATURA.relative_to(SHARED)}/*.html.gz"] = pages.hexdigest()
+    for path in (FIXTURE, *(SYNTHETIC if with_synthetic else ())):
         digests[str(path.relative_to(ROOT))] = hashlib.sha256(path.read_bytes()).hexdigest()
     return digests

@@ -2,6 +2,7 @@
 
     nice -n 10 python bench/_train_instructions.py            # the run: table, then the shipped model
     nice -n 10 python bench/_train_instructions.py --no-loso  # only train and write the model
+    ... --no-write --with-synthetic --with-trafilatura --c 0.1 # the configurations tried, not shipped
 
 Needs numpy, scipy and scikit-learn (the ``bench`` extra); the shipped scorer needs none of them.
 The inputs are ../shared/bench/injection and ../shared/bench/injection-more (bench/instruction_data.py);
@@ -60,6 +61,7 @@ C = 0.25
 L1_RATIO = 0.0
 MIN_POSITIVE_SOURCES = 4
 MAX_CLEAN_SHARE = 0.05
+MIN_LANGUAGE_TEXTS = 50
 KEEP_WEIGHT = 0.01
 TOP_PIECES = 2
 GOALS = {"wcxb": 0.05 / 1000, "hard": 0.0025, "deepset": 0.005}
@@ -107,6 +109,9 @@ class Corpus:
                 self.piece_bytes.append(normalise(_fold(piece)))
                 self.piece_text.append(index)
         self.piece_text_arr = np.array(self.piece_text)
+        self.pieces_of: dict[int, list[int]] = collections.defaultdict(list)
+        for piece, text_index in enumerate(self.piece_text):
+            self.pieces_of[text_index].append(piece)
 
     def vocabulary(self, trained: list[int]) -> dict[str, int]:
         """Candidate features with their source mask (bit per source), counted on the pieces of
@@ -135,10 +140,29 @@ class Corpus:
         for piece, text_index in zip(self.piece_bytes, self.piece_text, strict=True):
             if text_index in trained_set and not self.texts[text_index].label:
                 in_clean.update(candidates(piece))
+        # The same for each language of the clean texts written for this project: the web's
+        # clean pieces are mostly English and German, so "है", "bu" or "ako" pass the share
+        # above while they are in every other sentence of Hindi, Turkish or Tagalog.
+        language_texts: collections.Counter[str] = collections.Counter()
+        in_language: dict[str, collections.Counter[str]] = collections.defaultdict(
+            collections.Counter
+        )
+        for text_index in trained_set:
+            text = self.texts[text_index]
+            if text.language and text.language != "en" and not text.label:
+                language_texts[text.language] += 1
+                in_language[text.language].update(self.text_candidates(text_index))
+        common = {
+            f
+            for language, counts in in_language.items()
+            if language_texts[language] >= MIN_LANGUAGE_TEXTS
+            for f, n in counts.items()
+            if n > MAX_CLEAN_SHARE * language_texts[language]
+        }
         kept = {
             f
             for f, n in texts_with.items()
-            if n >= MIN_TEXTS and in_clean[f] <= MAX_CLEAN_SHARE * clean_pieces
+            if n >= MIN_TEXTS and in_clean[f] <= MAX_CLEAN_SHARE * clean_pieces and f not in common
         }
         last = -1
         for piece, text_index in zip(self.piece_bytes, self.piece_text, strict=True):
@@ -148,6 +172,12 @@ class Corpus:
             for feature in candidates(piece) & kept:
                 mask[feature] = mask.get(feature, 0) | source_bit
         return mask
+
+    def text_candidates(self, text_index: int) -> set[str]:
+        found: set[str] = set()
+        for piece in self.pieces_of[text_index]:
+            found |= candidates(self.piece_bytes[piece])
+        return found
 
     def matrix(self, features: list[str], rows: np.ndarray) -> sp.csr_matrix:
         """Feature counts of the pieces in ``rows``, found by the scorer's own automaton."""
@@ -208,6 +238,18 @@ def sample_weights(texts: list[data.Text], piece_text: np.ndarray, rows: np.ndar
             weights[k] = ORDINARY_ABOUT_AI if texts[text_index].source == "fixture" else 1.0
     positive, negative = weights[labels].sum(), weights[~labels].sum()
     weights[labels] *= negative / positive / CLEAN_WEIGHT
+    # The texts written for this project, language by language: their clean texts weigh as
+    # much as their attacks, or the words of a language with few clean texts anywhere (Hindi,
+    # Turkish, Tagalog: "है", "bu", "ako") would learn that the language is an attack.
+    language_of = [texts[t].language for t in piece_text[rows].tolist()]
+    by_language: dict[str, list[float]] = collections.defaultdict(lambda: [0.0, 0.0])
+    for k, language in enumerate(language_of):
+        if language:
+            by_language[language][bool(labels[k])] += weights[k]
+    for k, language in enumerate(language_of):
+        if language and not labels[k]:
+            clean_sum, attack_sum = by_language[language]
+            weights[k] *= attack_sum / clean_sum if clean_sum else 1.0
     return weights / weights.mean()
 
 
@@ -424,13 +466,31 @@ def write_model(features: dict[str, float], bias: float, threshold: float, meta:
 
 
 def main() -> None:
+    global C
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-loso", action="store_true", help="skip the leave-one-source-out run")
     parser.add_argument("--no-write", action="store_true", help="do not write the model file")
     parser.add_argument("--only", help="hold out only these sources (comma-separated)")
+    parser.add_argument(
+        "--with-synthetic",
+        action="store_true",
+        help="also train on bench/data/instruction_synthetic_*.jsonl (tried; not shipped: "
+        "docs/instruction-like.md, 'Texts written to train on')",
+    )
+    parser.add_argument(
+        "--with-trafilatura",
+        action="store_true",
+        help="also train on trafilatura's evaluation pages as clean text (tried; not shipped)",
+    )
+    parser.add_argument(
+        "--c", type=float, default=C, help=f"the inverse regularisation (default {C})"
+    )
     args = parser.parse_args()
+    C = args.c
     started = time.perf_counter()
-    texts = data.positives() + data.clean() + data.fixture() + data.synthetic()
+    texts = data.positives() + data.clean(args.with_trafilatura) + data.fixture()
+    if args.with_synthetic:
+        texts += data.synthetic()
     corpus = Corpus(texts)
     clean = Clean(texts)
     print(
@@ -454,7 +514,7 @@ def main() -> None:
         "texts": {
             f"{s}{'' if label else ' (clean)'}": n for (s, label), n in sorted(counts.items())
         },
-        "inputs_sha256": data.input_digests(),
+        "inputs_sha256": data.input_digests(args.with_synthetic, args.with_trafilatura),
     }
     if not args.no_write:
         write_model(features, bias, threshold, meta)
