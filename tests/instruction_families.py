@@ -3,6 +3,8 @@ of injection, a text that must be flagged and beside it a near-miss of ordinary 
 same words that must not be (tests/test_instructions.py checks both, and that the trigger gate
 finds the same as a full search on them)."""
 
+from tests.instruction_families_intl import INTL_FAMILY_PAIRS
+
 # Written for this project, one row per family of injection as attackers write it: the text that
 # must be flagged, and beside it a near-miss of ordinary web text in the same words that must not.
 FAMILY_PAIRS = [
@@ -439,3 +441,7 @@ SCORER_PAIRS = [
         "password.",
     ),
 ]
+
+# The languages and registers added for issue 23, beside the others (one list, for the tests and
+# the trainer's near-misses alike).
+FAMILY_PAIRS += INTL_FAMILY_PAIRS

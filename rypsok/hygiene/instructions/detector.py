@@ -21,6 +21,10 @@ from rypsok.hygiene.instructions import (
     es,
     fr,
     gate,
+    intl_east_asia,
+    intl_europe,
+    intl_latin_script,
+    intl_south_west_asia,
     literals,
     obfuscation,
     other_languages,
@@ -61,6 +65,10 @@ _RULES: tuple[Rule, ...] = tuple(
     + ru.RULES
     + switch_intl.RULES
     + other_languages.RULES
+    + intl_europe.RULES
+    + intl_south_west_asia.RULES
+    + intl_east_asia.RULES
+    + intl_latin_script.RULES
     + any_language.RULES
 )
 
