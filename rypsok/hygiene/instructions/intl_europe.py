@@ -107,6 +107,7 @@ RULES = [
             r"senza\s+(?:alcun[ao]?\s+|nessun[ao]?\s+)?(?:restrizion|limit|regol|filtr|censur)\w*|"
             r"non\s+ha\s+(?:alcuna\s+|nessuna\s+)?(?:restrizion|regol|limit)\w*",
             rf"(?:modalità\s+sviluppatore|{_STRONG})",
+            r"puoi|può|attiva|attivare|abilita",
         ),
     ),
     _rule(
@@ -161,6 +162,7 @@ RULES = [
             r"sem\s+(?:nenhuma\s+|qualquer\s+|quaisquer\s+)?(?:restriç|restric|limit|regra|filtr|"
             r"censura)\w*|não\s+tem\s+(?:nenhuma\s+)?(?:restriç|regra|limit)\w*",
             rf"(?:modo\s+(?:de\s+)?desenvolvedor|{_STRONG})",
+            r"pode|podes|ativar|ative|habilitar",
         ),
     ),
     _rule(
@@ -210,6 +212,7 @@ RULES = [
             r"zonder\s+(?:enige\s+|alle\s+)?(?:beperking|restrictie|regels|filter|censuur)\w*|"
             r"(?:geen|niet\s+gebonden\s+aan)\s+(?:enkele\s+)?(?:beperking|restrictie|regels)\w*",
             rf"(?:ontwikkelaarsmodus|ontwikkelaarmodus|{_STRONG})",
+            r"kunt|kan|inschakelen|activeren|zet",
         ),
     ),
     _rule(
@@ -262,6 +265,7 @@ RULES = [
             r"bez\s+(?:żadnych\s+|jakichkolwiek\s+)?(?:ograniczeń|zasad|reguł|filtrów|cenzury)|"
             r"nie\s+ma\s+(?:żadnych\s+)?(?:ograniczeń|zasad|reguł)",
             rf"(?:tryb\w*\s+dewelopera|{_STRONG})",
+            r"możesz|może|włącz|włączyć|aktywuj",
         ),
     ),
     _rule(
@@ -274,12 +278,12 @@ RULES = [
     # Turkish
     _rule(
         "tr.override",
-        "talimat|yönerge|komut|istem",
+        "talimat|yönerge|komut|istem|emir|emr|direktif",
         fill(
             r"(?P<core>\b(?:tüm|bütün|önceki|yukarıdaki|daha\s+önceki|sana\s+verilen|size\s+verilen|"
-            r"ilk|orijinal)\s+(?:\w+\s+){0,2}?(?:talimat|yönerge|komut|istem)\w*\s+(?:\w+\s+)?"
+            r"ilk|orijinal)\s+(?:\w+\s+){0,2}?(?:talimat|yönerge|komut|istem|emir|emr|direktif)\w*\s+(?:\w+\s+)?"
             r"(?:unut(?:un|unuz)?|yok\s*say(?:ın|ınız)?|görmezden\s+gel(?:in|iniz)?|"
-            r"dikkate\s+alma(?:yın|yınız)?|göz\s+ardı\s+et(?:in|iniz)?|umursama(?:yın|yınız)?)(?!\w))",
+            r"dikkate\s+alma(?:yın|yınız)?|göz\s+ardı\s+(?:et|edin|ediniz)|umursama(?:yın|yınız)?)(?!\w))",
         ),
         topic=False,
     ),
@@ -319,7 +323,8 @@ RULES = [
             r"(?:yapay\s+zeka|(?<![a-z])ai(?![a-z])|asistan|model|sohbet\s+botu|chatbot)",
             r"(?:kısıtlama|sınır|kural|filtre|sansür)\w*\s+(?:olmayan|yok|içermeyen|tanımayan)|"
             r"(?:kısıtlama|sınır|kural|sansür)\w*suz",
-            rf"(?:geliştirici\s+mod\w*|{_STRONG})",
+            rf"(?:geliştirici\s+mod\w*(?!\w)|{_STRONG})",
+            r"açabilir|etkinleştir|açın|aç|yapabilir",
         ),
     ),
     _rule(
@@ -373,6 +378,7 @@ RULES = [
             r"без\s+(?:жодних\s+|будь-яких\s+)?(?:обмежен|правил|фільтр|цензур)\w*|"
             r"не\s+має\s+(?:жодних\s+)?(?:обмежен|правил)\w*",
             rf"(?:режим\w*\s+розробника|{_STRONG})",
+            r"можеш|можете|увімкн|активу",
         ),
     ),
     _rule(
@@ -417,6 +423,7 @@ RULES = [
                 r"δεν\s+έχει\s+(?:κανέναν?\s+)?(?:περιορισμ|κανόν)\w*"
             ),
             greek(rf"(?:λειτουργία\s+προγραμματιστή|{_STRONG})"),
+            r"μπορείς|μπορείτε|ενεργοποι",
         ),
     ),
     _rule(

@@ -149,6 +149,7 @@ RULES = [
             _ID_AI,
             _ID_UNRESTRICTED,
             rf"(?:mode\s+pengembang|mod\s+pembangun|{_STRONG})",
+            r"bisa|dapat|aktifkan|mengaktifkan|nyalakan|boleh",
         ),
     ),
     _rule(
@@ -217,6 +218,7 @@ RULES = [
             _VI_AI,
             _VI_UNRESTRICTED,
             rf"(?:chế\s+độ\s+nhà\s+phát\s+triển|{_STRONG})",
+            r"có\s+thể|bật|kích\s+hoạt",
         ),
     ),
     _rule(
@@ -232,7 +234,9 @@ RULES = [
         "huwag|wag|'wag|balewalain|ipagwalang|kalimutan|isantabi|kaligtaan",
         fill(
             r"⟨IMP⟩(?P<core>⟨L⟩(?:⟨V⟩)\s+(?:mo\s+)?(?:na\s+)?(?:ang|ng|sa)\s+(?:⟨W⟩\s+){0,4}?"
-            r"(?:mga\s+)?(?:⟨O⟩)\b(?:\s+⟨W⟩){0,2}?\s+(?:⟨Q⟩)\b|⟨L⟩(?:⟨V⟩)\s+(?:mo\s+)?(?:na\s+)?ang\s+"
+            r"(?:mga\s+)?(?:⟨O⟩)\b(?:\s+⟨W⟩){0,2}?\s+(?:⟨Q⟩)\b|⟨L⟩(?:⟨V⟩)\s+(?:mo\s+)?(?:na\s+)?"
+            r"(?:ang|ng|sa)\s+(?:⟨W⟩\s+){0,2}?(?:⟨Q⟩)\s+(?:⟨W⟩\s+){0,2}?(?:⟨O⟩)\b|"
+            r"⟨L⟩(?:⟨V⟩)\s+(?:mo\s+)?(?:na\s+)?ang\s+"
             r"lahat\s+ng\s+(?:⟨W⟩\s+){0,3}?(?:mga\s+)?(?:⟨O⟩)\b)",
             L=_TL_LEAD,
             V=_TL_VERB,
@@ -280,6 +284,7 @@ RULES = [
             _TL_AI,
             _TL_UNRESTRICTED,
             _STRONG,
+            r"maaari|puwede|i-on|buksan",
         ),
     ),
     _rule(
@@ -341,6 +346,7 @@ RULES = [
             _SW_AI,
             _SW_UNRESTRICTED,
             rf"(?:hali\s+ya\s+msanidi|{_STRONG})",
+            r"unaweza|mnaweza|washa|wezesha",
         ),
     ),
     _rule(

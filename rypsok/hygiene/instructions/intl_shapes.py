@@ -14,17 +14,20 @@ IN_SENTENCE = f"[^{SENTENCE_END}]"
 TOKEN = r"[^\s.,;:!?।॥،؛؟۔\"'“”«»„]+"
 
 
-def persona(now_you: str, ai: str, unrestricted: str, strong: str) -> str:
+def persona(now_you: str, ai: str, unrestricted: str, strong: str, enable: str) -> str:
     """NOW-YOU, then in the same sentence a jailbreak marker (developer mode, DAN), or an AI word
     and "without any restrictions" in either order: "from now on you are an AI without limits".
-    The AI word is needed with the weak marker: "now you can download without limits" is an ad."""
+    The AI word is needed with the weak marker: "now you can download without limits" is an ad.
+    A marker after ``enable`` (can, turn on) or followed by it (an object particle: "developer
+    mode" as the object of a manual's "now you can turn on") is not a persona."""
     return fill(
-        r"(?P<core>(?:⟨NOW⟩))⟨S⟩{0,150}?(?:(?:⟨STRONG⟩)|(?:⟨AI⟩)⟨S⟩{0,80}?(?:⟨UNR⟩)|"
-        r"(?:⟨UNR⟩)⟨S⟩{0,80}?(?:⟨AI⟩))",
+        r"(?P<core>(?:⟨NOW⟩))(?:(?:(?!⟨EN⟩)⟨S⟩){0,150}?(?:⟨STRONG⟩)(?!\s*(?:⟨EN⟩))|"
+        r"⟨S⟩{0,150}?(?:(?:⟨AI⟩)⟨S⟩{0,80}?(?:⟨UNR⟩)|(?:⟨UNR⟩)⟨S⟩{0,80}?(?:⟨AI⟩)))",
         NOW=now_you,
         AI=ai,
         UNR=unrestricted,
         STRONG=strong,
+        EN=enable,
         S=IN_SENTENCE,
     )
 
