@@ -123,6 +123,8 @@ def _fold(text: str) -> str:
             folded = folded.replace(mark, "")
     if not folded.isascii():
         folded = folded.replace("ё", "е")
+        if "\u0307" in folded:  # Turkish İ folds to i and a combining dot
+            folded = folded.replace("i\u0307", "i")
         if _INVISIBLE_OR_FULLWIDTH.search(folded):
             folded = _FULLWIDTH_LETTERS.sub(
                 lambda m: "".join(chr(ord(c) - 0xFEE0) for c in m.group()),

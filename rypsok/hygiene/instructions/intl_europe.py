@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from rypsok.hygiene.instructions.intl_shapes import declared_void, greek, header, persona
+from rypsok.hygiene.instructions.intl_shapes import declared_void, greek, header, persona, turkish
 from rypsok.hygiene.instructions.patterns import (
     WORD,
     LazyPattern,
@@ -279,58 +279,72 @@ RULES = [
     _rule(
         "tr.override",
         "talimat|yönerge|komut|istem|emir|emr|direktif",
-        fill(
-            r"(?P<core>\b(?:tüm|bütün|önceki|yukarıdaki|daha\s+önceki|sana\s+verilen|size\s+verilen|"
-            r"ilk|orijinal)\s+(?:\w+\s+){0,2}?(?:talimat|yönerge|komut|istem|emir|emr|direktif)\w*\s+(?:\w+\s+)?"
-            r"(?:unut(?:un|unuz)?|yok\s*say(?:ın|ınız)?|görmezden\s+gel(?:in|iniz)?|"
-            r"dikkate\s+alma(?:yın|yınız)?|göz\s+ardı\s+(?:et|edin|ediniz)|umursama(?:yın|yınız)?)(?!\w))",
+        turkish(
+            fill(
+                r"(?P<core>\b(?:tüm|bütün|önceki|yukarıdaki|daha\s+önceki|sana\s+verilen|size\s+verilen|"
+                r"ilk|orijinal)\s+(?:\w+\s+){0,2}?(?:talimat|yönerge|komut|istem|emir|emr|direktif)\w*\s+(?:\w+\s+)?"
+                r"(?:unut(?:un|unuz)?|yok\s*say(?:ın|ınız)?|görmezden\s+gel(?:in|iniz)?|"
+                r"dikkate\s+alma(?:yın|yınız)?|göz\s+ardı\s+(?:et|edin|ediniz)|umursama(?:yın|yınız)?|"
+                r"uyma(?:yın|yınız)?|önemseme(?:yin|yiniz)?|boş\s*ver(?:in|iniz)?|"
+                r"bir\s+kenara\s+bırak(?:ın|ınız)?)(?!\w))",
+            )
         ),
         topic=False,
     ),
     _rule(
         "tr.override_everything",
         "her şeyi",
-        fill(
-            r"(?P<core>\b(?:yukarıdaki|önceki|sana\s+söylenen|size\s+söylenen|daha\s+önce\s+söylenen)"
-            r"\s+her\s+şeyi\s+(?:unut(?:un|unuz)?|yok\s*say(?:ın|ınız)?|görmezden\s+gel(?:in|iniz)?)"
-            r"(?!\w))",
+        turkish(
+            fill(
+                r"(?P<core>\b(?:yukarıdaki|önceki|sana\s+söylenen|size\s+söylenen|daha\s+önce\s+söylenen)"
+                r"\s+her\s+şeyi\s+(?:unut(?:un|unuz)?|yok\s*say(?:ın|ınız)?|görmezden\s+gel(?:in|iniz)?)"
+                r"(?!\w))",
+            )
         ),
     ),
     _rule(
         "tr.instructions_void",
-        "talimat|kuralların",
-        declared_void(
-            r"\b(?:önceki\s+|eski\s+)?(?:talimatların|talimatlarınız|kuralların|kurallarınız)(?!\w)",
-            r"artık\s+geçerli\s+değil|geçersiz(?:dir)?|iptal\s+edildi|yürürlükte\s+değil",
+        "talimat|kural",
+        turkish(
+            declared_void(
+                r"\b(?:önceki\s+|eski\s+)?(?:talimatların|talimatlarınız|kuralların|kurallarınız)(?!\w)",
+                r"artık\s+geçerli\s+değil|geçersiz(?:dir)?|iptal\s+edildi|yürürlükte\s+değil",
+            )
         ),
         mention=False,
     ),
     _rule(
         "tr.reveal_prompt",
         "sistem istem|sistem prompt|system prompt|ilk talimat|orijinal talimat|gizli talimat",
-        fill(
-            r"(?P<core>\b(?:sistem\s+(?:istemini|istemini|isteminizi|promptunu|promptunuzu|"
-            r"mesajını|mesajınızı)|system\s+prompt\w*|(?:ilk|orijinal|gizli|başlangıç)\s+"
-            r"talimatlar\w*)\s+(?:\w+\s+){0,2}?(?:göster|yaz|tekrarla|açıkla|ifşa\s+et|paylaş|"
-            r"yazdır|söyle)\w*)",
+        turkish(
+            fill(
+                r"(?P<core>\b(?:sistem\s+(?:istemini|istemini|isteminizi|promptunu|promptunuzu|"
+                r"mesajını|mesajınızı)|system\s+prompt\w*|(?:ilk|orijinal|gizli|başlangıç)\s+"
+                r"talimatlar\w*)\s+(?:\w+\s+){0,2}?(?:göster|yaz|tekrarla|açıkla|ifşa\s+et|paylaş|"
+                r"yazdır|söyle)\w*)",
+            )
         ),
     ),
     _rule(
         "tr.identity",
-        "artık sen|artık siz|bundan sonra|şu andan itibaren|şimdi sen|artık",
-        persona(
-            r"\b(?:artık|bundan\s+sonra|şu\s+andan\s+itibaren|şimdi)\b",
-            r"(?:yapay\s+zeka|(?<![a-z])ai(?![a-z])|asistan|model|sohbet\s+botu|chatbot)",
-            r"(?:kısıtlama|sınır|kural|filtre|sansür)\w*\s+(?:olmayan|yok|içermeyen|tanımayan)|"
-            r"(?:kısıtlama|sınır|kural|sansür)\w*suz",
-            rf"(?:geliştirici\s+mod\w*(?!\w)|{_STRONG})",
-            r"açabilir|etkinleştir|açın|aç|yapabilir",
+        "artık|artik|bundan sonra|şu andan itibaren|şimdi",
+        turkish(
+            persona(
+                r"\b(?:artık|bundan\s+sonra|şu\s+andan\s+itibaren|şimdi)\b",
+                r"(?:yapay\s+zeka|(?<![a-z])ai(?![a-z])|asistan|model|sohbet\s+botu|chatbot)",
+                r"(?:kısıtlama|sınır|kural|filtre|sansür)\w*\s+(?:olmayan|yok|içermeyen|tanımayan)|"
+                r"(?:kısıtlama|sınır|kural|sansür)\w*suz",
+                rf"(?:geliştirici\s+mod\w*(?!\w)|{_STRONG})",
+                r"açabilir|etkinleştir|açın|aç|yapabilir",
+            )
         ),
     ),
     _rule(
         "tr.new_instructions",
         "yeni talimat|yeni görev|yeni görevin|yeni göreviniz",
-        header(r"yeni\s+talimatlar?") + r"|\byeni\s+(?:görevin|göreviniz)\s+(?:şu|şudur|:)",
+        turkish(
+            header(r"yeni\s+talimatlar?") + r"|\byeni\s+(?:görevin|göreviniz)\s+(?:şu|şudur|:)"
+        ),
         mention=False,
     ),
     # Ukrainian

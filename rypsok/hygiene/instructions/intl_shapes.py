@@ -93,3 +93,9 @@ def greek(words: str) -> str:
     for accented, either in _GREEK_ACCENTS.items():
         words = words.replace(accented, either)
     return words
+
+
+def turkish(pattern: str) -> str:
+    """A Turkish pattern whose dotless ı also matches i: shouted text loses the difference ("YOK
+    SAYIN" folds to "yok sayin"; detector._fold turns the İ of "TALİMAT" into i)."""
+    return pattern.replace("ı", "[ıi]")
