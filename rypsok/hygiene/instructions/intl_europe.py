@@ -39,6 +39,13 @@ def _reveal(verbs: str, objects: str) -> str:
     return fill(r"⟨IMP⟩(?P<core>(?:⟨V⟩)\s+⟨G⟩(?:⟨O⟩))\b", V=verbs, O=objects, G=_GAP)
 
 
+# Turkish: the imperatives of "forget", "ignore", "disregard", "do not comply", "set aside".
+_TR_VERB = (
+    r"(?:unut(?:un|unuz)?|yok\s*say(?:ın|ınız)?|görmezden\s+gel(?:in|iniz)?|"
+    r"dikkate\s+alma(?:yın|yınız)?|göz\s+ardı\s+(?:et|edin|ediniz)|umursama(?:yın|yınız)?|"
+    r"uyma(?:yın|yınız)?|önemseme(?:yin|yiniz)?|boş\s*ver(?:in|iniz)?|"
+    r"bir\s+kenara\s+bırak(?:ın|ınız)?)(?!\w)"
+)
 # Ukrainian --------------------------------------------------------------------------------------
 _UK_VERBS = (
     r"ігноруй(?:те)?|проігноруй(?:те)?|забудь(?:те)?|не\s+зважай(?:те)?\s+на|відкинь(?:те)?|"
@@ -282,23 +289,21 @@ RULES = [
         turkish(
             fill(
                 r"(?P<core>\b(?:tüm|bütün|önceki|yukarıdaki|daha\s+önceki|sana\s+verilen|size\s+verilen|"
-                r"ilk|orijinal)\s+(?:\w+\s+){0,2}?(?:talimat|yönerge|komut|istem|emir|emr|direktif)\w*\s+(?:\w+\s+)?"
-                r"(?:unut(?:un|unuz)?|yok\s*say(?:ın|ınız)?|görmezden\s+gel(?:in|iniz)?|"
-                r"dikkate\s+alma(?:yın|yınız)?|göz\s+ardı\s+(?:et|edin|ediniz)|umursama(?:yın|yınız)?|"
-                r"uyma(?:yın|yınız)?|önemseme(?:yin|yiniz)?|boş\s*ver(?:in|iniz)?|"
-                r"bir\s+kenara\s+bırak(?:ın|ınız)?)(?!\w))",
+                r"ilk|orijinal)\s+(?:\w+\s+){0,2}?(?:talimat|yönerge|komut|istem|emir|emr|direktif)\w*\s+"
+                r"(?:\w+\s+)?⟨V⟩)",
+                V=_TR_VERB,
             )
         ),
-        topic=False,
     ),
     _rule(
         "tr.override_everything",
-        "her şeyi",
+        "her şeyi|yukarıdakiler|öncekiler|söylenenler|şimdiye kadar",
         turkish(
             fill(
-                r"(?P<core>\b(?:yukarıdaki|önceki|sana\s+söylenen|size\s+söylenen|daha\s+önce\s+söylenen)"
-                r"\s+her\s+şeyi\s+(?:unut(?:un|unuz)?|yok\s*say(?:ın|ınız)?|görmezden\s+gel(?:in|iniz)?)"
-                r"(?!\w))",
+                r"(?P<core>\b(?:(?:yukarıdaki|önceki|bundan\s+önceki|şimdiye\s+kadarki|şimdiye\s+kadar|"
+                r"(?:sana|size)\s+(?:söylenen|verilen)|daha\s+önce\s+söylenen)\s+her\s+şeyi|"
+                r"yukarıdakileri|öncekileri|(?:sana|size|şimdiye\s+kadar)\s+söylenenleri)\s+⟨V⟩)",
+                V=_TR_VERB,
             )
         ),
     ),
