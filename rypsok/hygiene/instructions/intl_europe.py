@@ -85,7 +85,7 @@ RULES = [
     ),
     _rule(
         "it.instructions_void",
-        "tue|sue|vostre",
+        "istruzioni|regole|direttive|indicazioni",
         declared_void(
             r"\b(?:tue|sue|vostre)\s+(?:\w+\s+){0,2}?(?:istruzioni|regole|direttive|indicazioni)",
             r"non\s+(?:sono\s+più\s+valide|valgono\s+più|si\s+applicano\s+più|contano\s+più)|"
@@ -95,7 +95,7 @@ RULES = [
     ),
     _rule(
         "it.reveal_prompt",
-        "prompt|messaggio di sistema|istruzioni",
+        "prompt di|prompt del|system prompt|messaggio di sistema|istruzioni",
         _reveal(
             r"mostra|mostrami|mostri|mi\s+mostri|mi\s+riveli|mi\s+ripeta|mostratemi|rivela|riveli|rivelami|ripeti|ripeta|stampa|"
             r"stampi|scrivi|scriva|dimmi|mi\s+dica|elenca|copia|cita",
@@ -106,7 +106,7 @@ RULES = [
     _rule(
         "it.identity",
         "d'ora in poi|da ora in poi|da adesso|da questo momento|ora sei|adesso sei|sei ora|"
-        "lei è ora|ora lei è",
+        "lei è ora|ora lei è|ora,|adesso,|in poi,|momento,",
         persona(
             r"\b(?:(?:d'ora|da\s+ora|da\s+adesso)\s+in\s+poi|da\s+adesso|da\s+questo\s+momento|ora|"
             r"adesso),?\s+(?:sei|lei\s+è|siete|tu\s+sei|diventi|sarai)\b|\b(?:sei|lei\s+è)\s+ora\b",
@@ -127,16 +127,16 @@ RULES = [
     # Portuguese
     _rule(
         "pt.override_everything",
-        "esqueça|esqueca|esquece|esqueçam|ignore|ignora",
+        "esqueça|esqueca|esquece|esqueçam|ignora",
         fill(
-            r"⟨IMP⟩(?P<core>(?:esqueça|esqueca|esquece|esqueçam|ignore|ignora)\s+tudo\s+(?:o\s+)?"
+            r"⟨IMP⟩(?P<core>(?:esqueça|esqueca|esquece|esqueçam|ignora)\s+tudo\s+(?:o\s+)?"
             r"(?:que\s+(?:lhe|te|vos|foi|lhes)\s+(?:foi\s+|foram\s+)?(?:dito|disseram|pedido|"
             r"ordenado|instruído|escrito)|(?:acima|anterior|antes\s+disso|o\s+que\s+veio\s+antes))\b)",
         ),
     ),
     _rule(
         "pt.instructions_void",
-        "suas|tuas|vossas",
+        "instruções|instrucoes|regras|diretrizes|orientações",
         declared_void(
             r"\b(?:suas|tuas|vossas)\s+(?:\w+\s+){0,2}?(?:instruções|instrucoes|regras|diretrizes|"
             r"orientações)",
@@ -148,7 +148,7 @@ RULES = [
     ),
     _rule(
         "pt.reveal_prompt",
-        "prompt|mensagem do sistema|instruções|instrucoes",
+        "prompt do|prompt de|system prompt|mensagem do sistema|instruções|instrucoes",
         _reveal(
             r"mostre|mostra|mostre-me|mostra-me|me\s+mostre|revele|revela|repita|repete|imprima|"
             r"imprime|escreva|escreve|diga-me|me\s+diga|liste|copie|cite",
@@ -160,7 +160,7 @@ RULES = [
     _rule(
         "pt.identity",
         "a partir de agora|de agora em diante|agora você|agora és|agora tu|você agora|"
-        "você é agora|o senhor é agora|a senhora é agora|agora o senhor|agora a senhora",
+        "você é agora|o senhor é agora|a senhora é agora|agora o senhor|agora a senhora|agora,|em diante,",
         persona(
             r"\b(?:a\s+partir\s+de\s+agora|de\s+agora\s+em\s+diante|agora),?\s+(?:você\s+é|você\s+será|"
             r"és|tu\s+és|o\s+senhor\s+é|a\s+senhora\s+é|você\s+está)\b|\bvocê\s+(?:agora\s+é|é\s+agora)\b|"
@@ -191,7 +191,7 @@ RULES = [
     ),
     _rule(
         "nl.instructions_void",
-        "je|jouw|uw",
+        "instructies|regels|richtlijnen|opdrachten",
         declared_void(
             r"\b(?:je|jouw|uw)\s+(?:\w+\s+){0,2}?(?:instructies|regels|richtlijnen|opdrachten)",
             r"(?:zijn|gelden)\s+niet\s+meer(?:\s+geldig)?|zijn\s+(?:vanaf\s+nu\s+|nu\s+)?"
@@ -242,7 +242,7 @@ RULES = [
     ),
     _rule(
         "pl.instructions_void",
-        "twoje|pana|pani|wasze",
+        "instrukcje|polecenia|zasady|reguły|wytyczne",
         declared_void(
             r"\b(?:twoje|pana|pani|wasze)\s+(?:\w+\s+){0,2}?(?:instrukcje|polecenia|zasady|reguły|"
             r"wytyczne)",
@@ -254,7 +254,7 @@ RULES = [
     ),
     _rule(
         "pl.reveal_prompt",
-        "prompt|systemow|instrukcje",
+        "prompt systemowy|promptu systemowego|systemowy prompt|system prompt|wiadomość systemową|instrukcje",
         _reveal(
             r"pokaż|pokażcie|ujawnij|powtórz|wypisz|wyświetl|wydrukuj|napisz|podaj|zacytuj|skopiuj|"
             r"proszę\s+(?:pokazać|ujawnić|powtórzyć|wypisać|podać)",
@@ -264,7 +264,7 @@ RULES = [
     ),
     _rule(
         "pl.identity",
-        "od teraz|od tej chwili|od dziś|teraz jesteś|jesteś teraz|jest pan teraz|jest pani teraz",
+        "od teraz|od tej chwili|od dziś|teraz jesteś|jesteś teraz|jest pan teraz|jest pani teraz|teraz,|chwili,|dziś,",
         persona(
             r"\b(?:od\s+teraz|od\s+tej\s+chwili|od\s+dziś|teraz),?\s+(?:jesteś|będziesz|jest\s+pan|"
             r"jest\s+pani|pan\s+jest|pani\s+jest)\b|\b(?:jesteś|jest\s+pan|jest\s+pani)\s+teraz\b",
@@ -332,7 +332,7 @@ RULES = [
     ),
     _rule(
         "tr.identity",
-        "artık|artik|bundan sonra|şu andan itibaren|şimdi",
+        "artık|bundan sonra|şu andan itibaren|şimdi",
         turkish(
             persona(
                 r"\b(?:artık|bundan\s+sonra|şu\s+andan\s+itibaren|şimdi)\b",
@@ -379,7 +379,7 @@ RULES = [
     ),
     _rule(
         "uk.reveal_prompt",
-        "системн|початков|первинн|прихован|таємн|внутрішн",
+        "інструкці|вказів|повідомлен|промпт|початков|первинн|прихован|таємн|внутрішн",
         _reveal(
             r"покажи|покажіть|виведи|виведіть|розкрий|розкрийте|повтори|повторіть|напиши|"
             r"напишіть|надрукуй|скажи|скажіть|процитуй|поділися",
@@ -389,7 +389,7 @@ RULES = [
     ),
     _rule(
         "uk.identity",
-        "тепер|віднині|з цього моменту|відтепер",
+        "тепер ти|тепер ви|віднині|з цього моменту|відтепер|ти тепер|ви тепер|тепер,|віднині,|відтепер,|моменту,",
         persona(
             r"\b(?:тепер|віднині|відтепер|з\s+цього\s+моменту),?\s+(?:ти|ви)\b|\b(?:ти|ви)\s+тепер\b",
             r"(?:(?<!\w)ші(?!\w)|штучн\w*\s+інтелект\w*|асистент\w*|помічник\w*|чат-?бот\w*|"
@@ -416,7 +416,7 @@ RULES = [
     ),
     _rule(
         "el.reveal_prompt",
-        "συστήματ|συστηματ|prompt|αρχικ|κρυφ|μυστικ",
+        "συστήματ|συστηματ|system prompt|αρχικ|κρυφ|μυστικ",
         _reveal(
             greek(
                 r"δείξε|δείξτε|δείξε\s+μου|αποκάλυψε|αποκαλύψτε|επανάλαβε|επαναλάβετε|τύπωσε|"
@@ -430,7 +430,7 @@ RULES = [
     ),
     _rule(
         "el.identity",
-        "από τώρα|απο τωρα|τώρα είσαι|τωρα εισαι|είσαι τώρα|εισαι τωρα|τώρα είστε|τωρα ειστε",
+        "από τώρα|απο τωρα|τώρα είσαι|τωρα εισαι|είσαι τώρα|εισαι τωρα|τώρα είστε|τωρα ειστε|τώρα,|τωρα,|εξήσ|εξησ",
         persona(
             greek(
                 r"\b(?:από\s+τώρα(?:\s+και\s+στο\s+εξής)?|στο\s+εξής|τώρα),?\s+(?:είσαι|είστε|θα\s+είσαι)\b|"

@@ -130,7 +130,7 @@ RULES = [
     ),
     _rule(
         "id.reveal_prompt",
-        "prompt|pesan sistem|instruksi|petunjuk|arahan",
+        "prompt sistem|system prompt|pesan sistem|instruksi|petunjuk|arahan",
         fill(
             r"⟨IMP⟩(?P<core>(?:tampilkan|tunjukkan|ungkapkan|ulangi|cetak|tuliskan|tulis|"
             r"beritahu(?:kan)?(?:\s+saya)?|bagikan|sebutkan|salin)\s+(?:⟨W⟩\s+){0,2}?"
@@ -142,7 +142,7 @@ RULES = [
     _rule(
         "id.identity",
         "mulai sekarang|mulai saat ini|mulai hari ini|dari sekarang|sekarang kamu|sekarang anda|"
-        "sekarang awak|kamu sekarang|anda sekarang",
+        "sekarang awak|kamu sekarang|anda sekarang|sekarang,|saat ini,|hari ini,",
         persona(
             r"\b(?:mulai\s+(?:sekarang|saat\s+ini|hari\s+ini)|dari\s+sekarang|sekarang),?\s+"
             r"(?:kamu|anda|engkau|awak)\b|\b(?:kamu|anda|awak)\s+sekarang\b",
@@ -211,7 +211,7 @@ RULES = [
     ),
     _rule(
         "vi.identity",
-        "từ giờ|từ bây giờ|kể từ bây giờ|từ nay|bây giờ bạn|bạn bây giờ|giờ bạn|bạn giờ",
+        "từ giờ|từ bây giờ|kể từ bây giờ|từ nay|bây giờ bạn|bạn bây giờ|giờ bạn|bạn giờ|giờ,|nay,|trở đi,|giờ đây",
         persona(
             r"\b(?:(?:kể\s+)?từ\s+(?:giờ|bây\s+giờ|nay)(?:\s+trở\s+đi)?|bây\s+giờ|giờ\s+đây|giờ),?\s+"
             r"bạn\b|\bbạn\s+(?:bây\s+giờ|giờ)\b",
@@ -278,7 +278,7 @@ RULES = [
     ),
     _rule(
         "tl.identity",
-        "mula ngayon|simula ngayon|ngayon ikaw|ikaw ngayon|ikaw na ngayon",
+        "mula ngayon|simula ngayon|ngayon ikaw|ikaw ngayon|ikaw na ngayon|ngayon,",
         persona(
             r"\b(?:(?:mula|simula)\s+ngayon|ngayon),?\s+(?:ikaw|ka)\b|\bikaw\s+(?:na\s+)?ngayon\b",
             _TL_AI,
@@ -340,7 +340,7 @@ RULES = [
     ),
     _rule(
         "sw.identity",
-        "kuanzia sasa|tangu sasa|sasa wewe|wewe sasa",
+        "kuanzia sasa|tangu sasa|sasa wewe|wewe sasa|sasa,",
         persona(
             r"\b(?:kuanzia\s+sasa|tangu\s+sasa|sasa),?\s+(?:wewe|u|utakuwa)\b|\bwewe\s+sasa\b",
             _SW_AI,
