@@ -98,8 +98,8 @@ class Corpus:
 
     def __init__(self, texts: list[data.Text]) -> None:
         self.texts = texts
-        self.sources = sorted({t.source for t in texts})
-        self.positive_sources = {t.source for t in texts if t.label}
+        self.sources = sorted({t.counted_as for t in texts})
+        self.positive_sources = {t.counted_as for t in texts if t.label}
         self.piece_bytes: list[bytes] = []
         self.piece_text: list[int] = []
         for index, text in enumerate(texts):
@@ -144,7 +144,7 @@ class Corpus:
         for piece, text_index in zip(self.piece_bytes, self.piece_text, strict=True):
             if text_index not in trained_set:
                 continue
-            source_bit = bit[self.texts[text_index].source]
+            source_bit = bit[self.texts[text_index].counted_as]
             for feature in candidates(piece) & kept:
                 mask[feature] = mask.get(feature, 0) | source_bit
         return mask
@@ -430,7 +430,7 @@ def main() -> None:
     parser.add_argument("--only", help="hold out only these sources (comma-separated)")
     args = parser.parse_args()
     started = time.perf_counter()
-    texts = data.positives() + data.clean() + data.fixture()
+    texts = data.positives() + data.clean() + data.fixture() + data.synthetic()
     corpus = Corpus(texts)
     clean = Clean(texts)
     print(

@@ -443,6 +443,31 @@ async def test_a_body_is_judged_as_the_stdio_pipe_judges_a_line(engines, tmp_pat
     assert notified.status_code == 202
 
 
+async def test_an_unknown_protocol_version_header_is_named_with_the_versions_served(
+    engines, tmp_path
+):
+    """The SDK took an unknown MCP-Protocol-Version for the 2026-07-28 revision and refused
+    the request for lacking that revision's envelope; the answer now names the fault."""
+    ping = {"jsonrpc": "2.0", "id": 5, "method": "ping"}
+    async with http_server(config_file(engines, tmp_path)) as (base, _):
+        unknown = await post_mcp(base, ping, headers={"MCP-Protocol-Version": "1999-01-01"})
+        known = await post_mcp(base, ping, headers={"MCP-Protocol-Version": "2025-06-18"})
+        no_id = await post_mcp(base, b"{not json", headers={"MCP-Protocol-Version": "v9"})
+    assert unknown.status_code == 400
+    body = unknown.json()
+    assert body["id"] == 5
+    assert body["error"]["code"] == -32022
+    assert body["error"]["message"] == "Unsupported protocol version"
+    assert body["error"]["data"]["requested"] == "1999-01-01"
+    assert {"2024-11-05", "2025-11-25", "2026-07-28"} <= set(body["error"]["data"]["supported"])
+    assert (known.status_code, known.json()["result"]) == (200, {})
+    assert (no_id.status_code, no_id.json()["id"], no_id.json()["error"]["code"]) == (
+        400,
+        None,
+        -32022,
+    )
+
+
 def samples(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
     found = {}
     for family in text_string_to_metric_families(text):

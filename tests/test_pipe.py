@@ -313,6 +313,36 @@ UNANSWERED = [
 ]
 
 
+def test_a_request_before_initialize_is_told_to_initialize_first(server):
+    """The SDK refuses it as -32602 "Invalid request parameters" with no reason; the pipe
+    answers the same code and says what to send first. ping is served before initialize, and
+    the session opens as usual afterwards."""
+    raw = server()
+    raw.send(
+        line(
+            {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "engine_status"}}
+        )
+        + line({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+        + line({"jsonrpc": "2.0", "id": 3, "method": "ping"})
+    )
+    replies = [raw.read_reply() for _ in range(3)]
+    for reply in replies[:2]:
+        error = reply["error"]
+        assert error["code"] == -32602
+        assert "before initialize: send initialize first" in error["data"]
+        assert "io.modelcontextprotocol/protocolVersion" in error["data"]
+        assert len(error["data"]) <= 200
+    assert [reply["id"] for reply in replies] == [1, 2, 3]
+    assert replies[2]["result"] == {}
+    raw.initialize()
+    raw.send(line({"jsonrpc": "2.0", "id": 4, "method": "tools/list"}))
+    assert {tool["name"] for tool in raw.read_reply()["result"]["tools"]} == {
+        "web_search",
+        "engine_status",
+        "web_fetch",
+    }
+
+
 def test_what_is_not_a_request_gets_one_json_rpc_error_and_notifications_none(server):
     raw = server()
     raw.initialize()

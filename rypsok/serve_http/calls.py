@@ -37,6 +37,7 @@ from mcp.shared.jsonrpc_dispatcher import (
     cancelled_request_id_from_params,
     progress_token_from_params,
 )
+from mcp_types.version import SUPPORTED_PROTOCOL_VERSIONS
 from starlette.responses import PlainTextResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -126,6 +127,27 @@ def judge_body(body: bytes) -> Judged:
     return Judged()
 
 
+def unsupported_version(scope: Scope, message: Any) -> bytes | None:
+    """The answer to a POST whose MCP-Protocol-Version header names no version the SDK serves:
+    -32022 "Unsupported protocol version" with the versions it does serve, under the body's id
+    (status 400, as MCP asks). The SDK took such a request for a 2026-07-28 one and refused it
+    for lacking that revision's envelope in ``params._meta``, which misleads a client whose
+    only fault is the header."""
+    requested = next(
+        (v.decode("latin-1") for k, v in scope["headers"] if k.lower() == b"mcp-protocol-version"),
+        None,
+    )
+    if requested is None or requested in SUPPORTED_PROTOCOL_VERSIONS:
+        return None
+    request_id = message.get("id") if isinstance(message, dict) else None
+    if not isinstance(request_id, (str, int)) or isinstance(request_id, bool):
+        request_id = None
+    data = {"supported": list(SUPPORTED_PROTOCOL_VERSIONS), "requested": requested[:100]}
+    error = {"code": types.UNSUPPORTED_PROTOCOL_VERSION, "message": "Unsupported protocol version"}
+    reply = {"jsonrpc": "2.0", "id": request_id, "error": {**error, "data": data}}
+    return wire.encode(reply)
+
+
 def accepts_a_stream(scope: Scope) -> bool:
     """Whether the client's Accept header takes an SSE stream (a client that accepts only
     JSON gets its progress-asking call answered as JSON, without the notifications)."""
@@ -175,6 +197,11 @@ class CallWatch:
             body = judged.rerouted
             received = [{"type": "http.request", "body": body, "more_body": False}]
         message = read_body(body) if complete and size <= self.max_body else NOT_JSON
+        refusal = unsupported_version(scope, message)
+        if refusal is not None:
+            response = Response(refusal, status_code=400, media_type="application/json")
+            await response(scope, receive, send)
+            return
         watch = Watch(complete and accepts_a_stream(scope) and asks_for_progress(message))
 
         async def replay() -> Message:

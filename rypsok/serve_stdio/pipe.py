@@ -179,6 +179,8 @@ class Remembered:
 
     envelope: dict[str, Any] | None = None
     """The per-request envelope (2026-07-28) of the client's last request that had one."""
+    opened: bool = False
+    """Whether a request that opens the session went to the SDK (wire.opens_session)."""
 
 
 class Burst:
@@ -255,6 +257,12 @@ async def _take(
         log.info("pipe_refused", extra={"fields": {"code": error["code"], "reason": error["data"]}})
         await replies.send(Outgoing(wire.encode(verdict.reply), key))
     else:
+        if not remembered.opened:
+            early = wire.before_opening(verdict.message)
+            if early is not None:
+                await _take(early, to_sdk, replies, owed, remembered)
+                return
+            remembered.opened = wire.opens_session(verdict.message)
         message = verdict.message
         envelope = wire.envelope_of(message)
         if envelope is not None:

@@ -46,8 +46,11 @@ MAX_INT_DIGITS = 4300
 RPC_MESSAGES = {
     types.PARSE_ERROR: "Parse error",
     types.INVALID_REQUEST: "Invalid Request",
+    types.INVALID_PARAMS: "Invalid params",
     types.INTERNAL_ERROR: "Internal error",
 }
+OPENING_METHODS = frozenset({"initialize", "server/discover"})
+"""The requests that may open a session: the handshake, or the 2026-07-28 discovery."""
 
 RequestId = int | str
 
@@ -447,6 +450,31 @@ def with_envelope(message: types.JSONRPCRequest, envelope: dict[str, Any]) -> ty
         return message
     params["_meta"] = envelope
     return types.JSONRPCRequest(jsonrpc="2.0", id=message.id, method=message.method, params=params)
+
+
+def before_opening(message: types.JSONRPCMessage) -> Answer | None:
+    """The answer to a request sent before the session was opened (no ``initialize`` yet, no
+    2026-07-28 envelope on it), which the SDK refuses as -32602 "Invalid request parameters"
+    without saying why: the same code, and what to send first. None for anything else."""
+    if not isinstance(message, types.JSONRPCRequest):
+        return None
+    if message.method in OPENING_METHODS or message.method == "ping":
+        return None
+    if envelope_of(message) is not None:
+        return None
+    why = (
+        f"{message.method[:30]} came before initialize: send initialize first, or on protocol "
+        f"2026-07-28 put the protocol version in params._meta ({types.PROTOCOL_VERSION_META_KEY})"
+    )
+    return Answer(message.id, rpc_error(message.id, types.INVALID_PARAMS, why))
+
+
+def opens_session(message: types.JSONRPCMessage) -> bool:
+    """Whether forwarding ``message`` opens the session: the handshake, the discovery, or any
+    request that carries the 2026-07-28 envelope."""
+    return isinstance(message, types.JSONRPCRequest) and (
+        message.method in OPENING_METHODS or envelope_of(message) is not None
+    )
 
 
 def _judge_oversized(line: long_line.Oversized) -> Verdict:

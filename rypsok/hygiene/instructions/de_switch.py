@@ -73,17 +73,20 @@ RULES = [
         "de.closing_then_task",
         trigger_words(
             "das genügt|das reicht|erledigt|sehr gut|gut gemacht|ausgezeichnete|grossartig|"
-            "glückwunsch|schon mal ok"
+            "glückwunsch|schon mal ok|war super|war toll|war klasse|war prima|war perfekt|"
+            "super gemacht|toll gemacht|klasse gemacht|prima gemacht"
         ),
         LazyPattern(
             r"\b(?:das\s+genügt|das\s+reicht|das\s+ist\s+erledigt|sehr\s+gut(?:\s+gemacht)?|"
             r"gut\s+gemacht|ausgezeichnete\s+(?:leistung|arbeit)|einfach\s+grossartig|"
             r"herzlichen\s+glückwunsch\s+zu\s+(?:ihrer|deiner)\s+(?:\w+\s+)?leistung|"
-            r"das\s+war\s+schon\s+mal\s+ok)\s*[.!,]+\s*(?:[^.!?\n]{0,80}[.!?]+\s*){0,2}?"
+            r"das\s+war\s+schon\s+mal\s+ok|das\s+war\s+(?:\w+\s+)?(?:super|toll|klasse|prima|"
+            r"perfekt)|(?:super|toll|klasse|prima)\s+gemacht)\s*[.!,]+\s*(?:[^.!?\n]{0,80}[.!?]+\s*){0,2}?"
             r"(?:[^.!?\n]{0,40}?)(?:hilf\s+mir|ich\s+brauche\s+(?:\w+\s+)?(?:deine|ihre)\s+hilfe|"
             r"neue\w*\s+(?:aufgabe|herausforderung|anweisungen)|weitere\s+aufgaben|"
             r"(?:verfasse|schreibe?)\s+(?:nun|jetzt)|(?:nun|jetzt)\s+(?:verfasse|schreibe?)|"
-            r"nun\s+bitten\s+wir)"
+            r"nun\s+bitten\s+wir|(?:nun|jetzt)\s+zu\s+etwas\s+(?:ganz\s+)?anderem|"
+            r"(?:jetzt|nun)\s+(?:kommt|folgt)\s+(?:eine\s+)?(?:neue|andere|nächste)\s+aufgabe)"
         ),
     ),
     Rule(

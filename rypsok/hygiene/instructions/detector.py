@@ -10,11 +10,14 @@ from dataclasses import dataclass
 from rypsok.hygiene.instructions import (
     any_language,
     de,
+    de_indirect,
     de_switch,
     en,
     en_addressed,
     en_exfiltration,
     en_extraction,
+    en_indirect,
+    en_jailbreak,
     en_reply_rules,
     en_status,
     en_switch,
@@ -57,8 +60,11 @@ _RULES: tuple[Rule, ...] = tuple(
     + en_switch.RULES
     + en_status.RULES
     + en_reply_rules.RULES
+    + en_indirect.RULES
+    + en_jailbreak.RULES
     + de.RULES
     + de_switch.RULES
+    + de_indirect.RULES
     + fr.RULES
     + es.RULES
     + zh.RULES

@@ -22,6 +22,7 @@ RULES = [
                 r"embed|encode|submit|paste|publish|share|copy|put|insert|report)\b"
                 r"(?:[^.!?\n]|\.(?=\S)){0,60}?"
                 r"(?:conversation|chat\s+(?:history|log|transcript)|transcript|"
+                r"(?:contents?|text)\s+of\s+(?:this|the|our)\s+(?:chat|session|thread|context)|"
                 r"(?:message|chat|conversation|browsing)\s+history|previous\s+messages?|"
                 r"your\s+(?:api\s+keys?|credentials|secrets?|tokens?|passwords?|system\s+prompt|"
                 r"instructions|memory|context|environment)|api\s+keys?|access\s+tokens?|"

@@ -211,4 +211,34 @@ RULES = [
             re.M,
         ),
     ),
+    Rule(
+        "en.ask_prompt_origin",
+        trigger_words(
+            "you were given|you've been given|you have been given|you were told|your creators|"
+            "your developers|your makers|your operators|before my|top of this|start of this|"
+            "beginning of this|top of our|start of our|beginning of our"
+        ),
+        LazyPattern(
+            r"\bwhat\s+(?:was|were|is|are)\s+the\s+(?:very\s+)?(?:first|initial|opening|earliest)\s+"
+            r"(?:sentences?|messages?|lines?|words?|text|instructions?|paragraphs?)\s+(?:that\s+)?"
+            r"you\s+(?:were|'ve\s+been|have\s+been)\s+(?:given|told|sent|shown)\b|"
+            r"\b(?:first|initial|opening|earliest)\s+(?:sentences?|messages?|lines?|words?|text|"
+            r"instructions?|paragraphs?)\s+(?:that\s+)?you\s+(?:were|'ve\s+been|have\s+been)\s+"
+            r"(?:given|told|sent|shown)\s+(?:in|at\s+the\s+(?:start|beginning)\s+of)\s+(?:this|our|"
+            r"the)\s+(?:chat|conversation|session|prompt|context)\b|"
+            r"\b(?:instructions|rules|directives|guidelines|prompt|orders)\s+(?:did|have|had)\s+your\s+"
+            r"(?:creators?|developers?|makers?|operators?|owners?|programmers?)\s+(?:given|give|set|"
+            r"written|write)\b|"
+            r"\byour\s+(?:creators?|developers?|makers?|operators?|programmers?)\s+(?:gave|have\s+"
+            r"given|wrote|set)\s+you\b|"
+            r"\b(?:show|print|output|repeat|display|reveal|tell|give|paste|copy|what)\b[^.!?\n]{0,40}?"
+            r"\b(?:text|words|message|content|instructions|everything)\s+(?:that\s+)?(?:came|comes|"
+            r"is|was|were|are|appears?|appeared|written|above|before)\s+(?:\w+\s+)?(?:before|above|"
+            r"prior\s+to|ahead\s+of)\s+my\s+(?:first\s+)?(?:message|question|input|prompt|request)\b|"
+            r"\b(?:show|print|output|repeat|display|reveal|tell|give|paste|copy|what)\b[^.!?\n]{0,40}?"
+            r"\b(?:hidden|secret|invisible|initial|system)\s+(?:text|message|instructions|prompt|"
+            r"words)\s+(?:at|from)\s+the\s+(?:top|start|beginning)\s+of\s+(?:this|our|the)\s+"
+            r"(?:conversation|chat|session|prompt|context)\b"
+        ),
+    ),
 ]

@@ -150,7 +150,10 @@ RULES = [
         LazyPattern(
             fill(
                 r"⟨IMP⟩(?P<core>stop\s*[-:!–—]+\s*(?:now\s+)?(?:write|say|print|output|"
-                r"i\s+(?:urgently\s+|really\s+)?need\s+your\s+(?:urgent\s+)?help))\b",
+                r"i\s+(?:urgently\s+|really\s+)?need\s+your\s+(?:urgent\s+)?help)|"
+                r"stop\s+(?:everything|all\s+(?:that|this|of\s+this)|what(?:ever)?\s+you(?:'re|"
+                r"\s+are)\s+doing)\s*(?:[-:!–—,]+\s*|\s+and\s+)(?:now\s+)?(?:write|say|print|"
+                r"output)(?!\s+down))\b",
             ),
             re.M,
         ),

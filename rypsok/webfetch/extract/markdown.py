@@ -17,7 +17,6 @@ splitting of blocks into lines.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Any
 
 from lxml import etree
@@ -32,47 +31,43 @@ from rypsok.webfetch.extract.commonmark import (
     escape_line_start,
     markdown_url,
 )
-from rypsok.webfetch.extract.document import HEADINGS, resolve
+from rypsok.webfetch.extract.document import resolve
+from rypsok.webfetch.extract.inline_layout import (
+    BLOCKS,
+    CAPTION,
+    CELL,
+    CODE_LINE,
+    CONTAINERS,
+    LISTS,
+    PARAGRAPHS,
+    ROW,
+    before_white_space,
+    children_tags,
+    ends_a_number_at_line_start,
+    flat,
+    holds_a_block,
+    is_br,
+    joined,
+    starts_a_line,
+    trims_white_space_inside,
+    trims_white_space_outside,
+    wrap,
+)
 from rypsok.webfetch.extract.render_tree import (
     CLASSES,
     RAW,
     Element,
-    Node,
     dismantle,
     render_tree,
 )
 
-_CONTAINERS = frozenset(
-    {
-        "address", "article", "aside", "body", "center", "details", "dialog", "div", "dl",
-        "fieldset", "figure", "footer", "form", "header", "hgroup", "html", "main", "nav",
-        "section", "tbody", "thead", "tfoot", "tr", "td", "th",
-    }
-)  # fmt: skip
-_PARAGRAPHS = frozenset({"p", "dt", "dd", "figcaption", "summary", "caption", "legend"})
-# Blocks that make a link a card (HTML lets <a> wrap flow content): it is rendered as its
-# blocks, the link on the heading, instead of one line with "###" inside the link text.
-_CARD_BLOCKS = frozenset(
-    {
-        "h1", "h2", "h3", "h4", "h5", "h6", "p", "div", "ul", "ol", "table", "section",
-        "article", "header", "footer", "blockquote", "dl", "figure",
-    }
-)  # fmt: skip
-# An "alternative text" that is an image's file name or address (IMG_3886.jpg, what some
-# upload tools fill in) describes nothing.
 _FILE_NAME = re.compile(r"\.(?:jpe?g|png|gif|webp|avif|svg|bmp|tiff?|heic)$", re.IGNORECASE)
-_CELL, _ROW, _CAPTION, _CODE_LINE = "\x01", "\x02", "\x03", "\x05"
-_LISTS = frozenset({"ul", "ol", "menu"})
-_BLOCKS = (
-    _CONTAINERS | _PARAGRAPHS | set(HEADINGS) | _LISTS | {"li", "pre", "blockquote", "table", "hr"}
-)
 _MARKERS = {"strong": "**", "b": "**", "em": "*", "i": "*", "del": "~~", "s": "~~"}
 _SAME_MARKER = {
     tag: {t for t, m in _MARKERS.items() if m == marker} for tag, marker in _MARKERS.items()
 }
 _HEADING_LINE = re.compile(r"#{1,6} ")
 _WORD = re.compile(r"\w")
-_FLAT = re.compile(r"[ \n\x05]+")
 _BLANK_LINES = re.compile(r"\n{3,}")
 _NEWLINES = re.compile(r"\n{2,}")
 _LINE_END_SPACES = re.compile(r" +(?=\n)")
@@ -95,156 +90,6 @@ def render(
             None,
             (converter.render(element, dropped) for element in elements if element not in dropped),
         )
-    )
-
-
-# ---------------------------------------------------------------------------- line starts
-
-
-def _may_be_empty(node: Node) -> bool:
-    """Whether ``node`` may render nothing (no text but white space; an image's alternative
-    text may be a repeat)."""
-    if isinstance(node, str):
-        return not node.strip(" \t\n\r\f")
-    return not any(string.strip(" \t\n\r\f") for string in node.strings)
-
-
-def _starts_a_line(parent: Element, index: int) -> bool:
-    """Whether the node at ``index`` in ``parent`` may be the first thing on a line:
-    nothing but what may render empty before it since a block's start or a ``<br>``. (A
-    heading's text follows its ``#``.)"""
-    while True:
-        siblings = parent.contents
-        for before in reversed(siblings[:index]):
-            if isinstance(before, Element) and (before.name == "br" or before.name in _BLOCKS):
-                return True
-            if not _may_be_empty(before):
-                return False
-        if parent.name in _BLOCKS or parent.name == "[document]":
-            return parent.name not in HEADINGS
-        if parent.parent is None:
-            return True
-        index, parent = parent.index, parent.parent
-
-
-def _ends_a_number_at_line_start(parent: Element, index: int) -> bool:
-    """Whether the text before the node at ``index`` in ``parent`` is a number that starts
-    a line (``<b>1</b>. x`` would be a list item)."""
-    while True:
-        siblings = parent.contents
-        before = index - 1
-        while before >= 0 and _may_be_empty(siblings[before]):
-            before -= 1
-        if before >= 0:
-            node = siblings[before]
-            text = node.get_text() if isinstance(node, Element) else node
-            return text.strip(" ").isdigit() and _starts_a_line(parent, before)
-        if parent.name in _BLOCKS or parent.parent is None:
-            return False
-        index, parent = parent.index, parent.parent
-
-
-# ---------------------------------------------------------------------------- the walk
-
-# What markdownify's walk reads of a node: its name. Blocks have the white space at their
-# inner edges skipped (a heading is any name matching "h" and digits, as markdownify's
-# ``re.match``), and pre the white space next to it too.
-_TRIMMED_INSIDE = frozenset(
-    {
-        "p", "blockquote", "article", "div", "section", "ol", "ul", "li", "dl", "dt", "dd",
-        "table", "thead", "tbody", "tfoot", "tr", "td", "th",
-    }
-)  # fmt: skip
-_HEADING_NAME = re.compile(r"h(\d+)")
-
-
-def _trims_white_space_inside(name: str) -> bool:
-    return name in _TRIMMED_INSIDE or _HEADING_NAME.match(name) is not None
-
-
-def _trims_white_space_outside(node: Node | None) -> bool:
-    return isinstance(node, Element) and (
-        node.name == "pre" or _trims_white_space_inside(node.name)
-    )
-
-
-def _children_tags(parent_tags: frozenset[str], name: str) -> frozenset[str]:
-    """What markdownify tells a node's children of their ancestors: the names, "_inline"
-    in a heading or a table cell, "_noformat" in code."""
-    tags = {*parent_tags, name}
-    if name in ("td", "th") or _HEADING_NAME.match(name) is not None:
-        tags.add("_inline")
-    if name in ("pre", "code", "kbd", "samp"):
-        tags.add("_noformat")
-    return frozenset(tags)
-
-
-def _joined(strings: list[str]) -> str:
-    """Children's strings joined, the newlines where two meet collapsed to the larger
-    count, at most two (markdownify's join). ``strings`` is emptied as it is read, so
-    that each string is freed once its part is taken."""
-    parts: list[str] = []
-    trailing = ""  # the newlines that end the string before, not yet written
-    strings.reverse()
-    while strings:
-        string = strings.pop()
-        if string[0] != "\n":
-            leading, content = "", string
-        else:
-            content = string.lstrip("\n")
-            leading = string[: len(string) - len(content)]
-        if content and content[-1] == "\n":
-            stripped = content.rstrip("\n")
-            next_trailing = content[len(stripped) :]
-            content = stripped
-        else:
-            next_trailing = ""
-        if trailing and leading:
-            leading = "\n" * min(2, max(len(trailing), len(leading)))
-        elif trailing:
-            parts.append(trailing)
-        parts.append(leading)
-        parts.append(content)
-        trailing = next_trailing
-    parts.append(trailing)
-    return "".join(parts)
-
-
-def _before_white_space(siblings: list[Node], index: int) -> int:
-    """``index``, or the one before when that is a text of spaces and newlines only."""
-    if index >= 0 and isinstance(siblings[index], str) and not siblings[index].strip(" \n"):
-        return index - 1
-    return index
-
-
-def _is_br(node: Node) -> bool:
-    return isinstance(node, Element) and node.name == "br"
-
-
-# ---------------------------------------------------------------------------- the converter
-
-
-def _holds_a_block(link: Element) -> bool:
-    """Whether a link wraps blocks (a card: HTML lets <a> wrap flow content)."""
-    return any(isinstance(child, Element) for child in link.children) and any(
-        isinstance(node, Element) and node.name in _CARD_BLOCKS for node in link.descendants
-    )
-
-
-def _flat(text: str) -> str:
-    """Inline text on one line: blocks and breaks as single spaces."""
-    return _FLAT.sub(" ", text) if ("\n" in text or "  " in text or _CODE_LINE in text) else text
-
-
-def _wrap(text: str, markup: Callable[[str], str]) -> str:
-    """``markup`` around ``text`` stripped of its spaces, the spaces kept outside it."""
-    stripped = text.strip(" ")
-    if not stripped:
-        return text
-    return (
-        (" " if text.startswith(" ") else "")
-        + markup(stripped)
-        + (" " if text.endswith(" ") else "")
     )
 
 
@@ -293,12 +138,12 @@ class Converter(MarkdownConverter):
         how = self.how_to_walk.get((parent_tags, name))
         if how is None:
             how = self.how_to_walk[(parent_tags, name)] = (
-                _children_tags(parent_tags, name),
-                _trims_white_space_inside(name),
+                children_tags(parent_tags, name),
+                trims_white_space_inside(name),
                 self.get_conv_fn_cached(name),
             )
-        children_tags, trims_inside, convert = how
-        if name in _LISTS and convert is not None:
+        tags_inside, trims_inside, convert = how
+        if name in LISTS and convert is not None:
             items = self._plain_items(node)
             if items is not None:
                 text = "\n" + "\n".join(items) + "\n" if items else ""
@@ -310,24 +155,24 @@ class Converter(MarkdownConverter):
         for index, child in enumerate(contents):
             if child.__class__ is Element:
                 if child.name in RAW:
-                    string = self.get_conv_fn_cached(child.name)(child, "", children_tags)
+                    string = self.get_conv_fn_cached(child.name)(child, "", tags_inside)
                 else:
-                    string = self.process_tag(child, children_tags)
+                    string = self.process_tag(child, tags_inside)
             else:
                 if not child.strip() and (
                     (trims_inside and (index == 0 or index == last))
-                    or (index and _trims_white_space_outside(contents[index - 1]))
-                    or (index < last and _trims_white_space_outside(contents[index + 1]))
+                    or (index and trims_white_space_outside(contents[index - 1]))
+                    or (index < last and trims_white_space_outside(contents[index + 1]))
                 ):
                     continue
-                string = self.render_text(node, index, children_tags)
+                string = self.render_text(node, index, tags_inside)
             if string:
                 strings.append(string)
                 if string[0] == "\n" or string[-1] == "\n":
                     newlines = True
         # the text is handed over in a list, so that only the conversion holds it, and the
         # children's strings are freed first: on a 5 MB page each is a copy of the page
-        text = [_joined(strings) if newlines and name != "pre" and "pre" not in parent_tags
+        text = [joined(strings) if newlines and name != "pre" and "pre" not in parent_tags
                 else "".join(strings)]  # fmt: skip
         del strings
         return text.pop() if convert is None else convert(node, text.pop(), parent_tags=parent_tags)
@@ -356,7 +201,7 @@ class Converter(MarkdownConverter):
                 if (text[0] in _MAY_START_MARKUP or text[0].isdigit()) and LINE_START.match(text):
                     text = escape_line_start(text)  # an item's text starts a line
                 text = text.strip(" \n")
-            if "\n" in text or _CODE_LINE in text:
+            if "\n" in text or CODE_LINE in text:
                 return None
             if text:
                 texts.append(text)
@@ -373,18 +218,18 @@ class Converter(MarkdownConverter):
 
     def render_text(self, parent: Element, index: int, parent_tags: frozenset[str]) -> str:
         """The text at ``index`` in ``parent`` (markdownify's ``process_text``)."""
-        if parent.name in _LISTS:
+        if parent.name in LISTS:
             return ""  # text between a list's items is not rendered
         siblings = parent.contents
         text = collapse(siblings[index])
         before = siblings[index - 1] if index else None
         after = siblings[index + 1] if index + 1 < len(siblings) else None
-        if (before is None and parent.name in _BLOCKS) or (
-            isinstance(before, Element) and (before.name in _BLOCKS or before.name == "br")
+        if (before is None and parent.name in BLOCKS) or (
+            isinstance(before, Element) and (before.name in BLOCKS or before.name == "br")
         ):
             text = text.lstrip(" ")
-        if (after is None and parent.name in _BLOCKS) or (
-            isinstance(after, Element) and (after.name in _BLOCKS or after.name == "br")
+        if (after is None and parent.name in BLOCKS) or (
+            isinstance(after, Element) and (after.name in BLOCKS or after.name == "br")
         ):
             text = text.rstrip(" ")
         if text:
@@ -395,9 +240,9 @@ class Converter(MarkdownConverter):
         if not rest or (rest[0] not in _MAY_START_MARKUP and not rest[0].isdigit()):
             return text
         if LINE_START.match(rest):
-            if _starts_a_line(parent, index):
+            if starts_a_line(parent, index):
                 return lead + escape_line_start(rest)
-        elif _FRAGMENT_START.match(rest) and _ends_a_number_at_line_start(parent, index):
+        elif _FRAGMENT_START.match(rest) and ends_a_number_at_line_start(parent, index):
             return lead + "\\" + rest
         return text
 
@@ -412,9 +257,9 @@ class Converter(MarkdownConverter):
             text = _LINE_END_SPACES.sub("", text)
         if "\n\n\n" in text:  # markdownify's joins leave them after an empty block
             text = _BLANK_LINES.sub("\n\n", text)
-        if _CELL in text or _ROW in text or _CAPTION in text:  # table parts out of place
+        if CELL in text or ROW in text or CAPTION in text:  # table parts out of place
             text = _MARKS.sub("", text)
-        return text.replace(_CODE_LINE, "\n")
+        return text.replace(CODE_LINE, "\n")
 
     # ---- blocks
 
@@ -428,15 +273,15 @@ class Converter(MarkdownConverter):
         if "_inline" in parent_tags:
             return " "
         siblings = el.parent.contents if el.parent is not None else [el]
-        before = _before_white_space(siblings, el.index - 1)
-        if before >= 0 and _is_br(siblings[before]):
-            earlier = _before_white_space(siblings, before - 1)
-            if earlier >= 0 and _is_br(siblings[earlier]):
+        before = before_white_space(siblings, el.index - 1)
+        if before >= 0 and is_br(siblings[before]):
+            earlier = before_white_space(siblings, before - 1)
+            if earlier >= 0 and is_br(siblings[earlier]):
                 return ""  # two breaks end the paragraph; more add nothing
         return "\n"
 
     def convert_hN(self, n: int, el: Element, text: str, parent_tags: frozenset[str]) -> str:
-        text = _flat(text).strip()
+        text = flat(text).strip()
         if "_inline" in parent_tags or n > 6:  # <h7> is no heading
             return text
         return f"\n\n{'#' * min(6, n)} {text}\n\n" if text else ""
@@ -447,13 +292,13 @@ class Converter(MarkdownConverter):
     def convert_blockquote(self, el: Element, text: str, parent_tags: frozenset[str]) -> str:
         text = text.strip(" \n")
         if "_inline" in parent_tags:
-            return " " + _flat(text) + " "
+            return " " + flat(text) + " "
         if not text:
             return ""
         if "\n\n\n" in text:
             text = _BLANK_LINES.sub("\n\n", text)
         lines = ("> " + line if line else ">" for line in text.split("\n"))
-        return "\n\n" + "\n".join(lines).replace(_CODE_LINE, _CODE_LINE + "> ") + "\n\n"
+        return "\n\n" + "\n".join(lines).replace(CODE_LINE, CODE_LINE + "> ") + "\n\n"
 
     def convert_pre(self, el: Element, text: str, parent_tags: frozenset[str]) -> str:
         blocks = [
@@ -478,8 +323,8 @@ class Converter(MarkdownConverter):
                     break
             if language:
                 break
-        code = code.replace("\n", _CODE_LINE)
-        return f"\n\n{fence}{language}{_CODE_LINE}{code}{_CODE_LINE}{fence}\n\n"
+        code = code.replace("\n", CODE_LINE)
+        return f"\n\n{fence}{language}{CODE_LINE}{code}{CODE_LINE}{fence}\n\n"
 
     # ---- lists
 
@@ -507,40 +352,40 @@ class Converter(MarkdownConverter):
             marker = f"{number}. "
         else:
             marker = "- "
-        if "\n" not in text and _CODE_LINE not in text:
+        if "\n" not in text and CODE_LINE not in text:
             item = marker + text  # one line, the common item
         else:
             indent = " " * len(marker)
             if "\n\n" in text:  # an item's blocks go on lines of their own, without blank lines
                 text = _NEWLINES.sub("\n", text)
-            lines = text.replace(_CODE_LINE, _CODE_LINE + indent).split("\n")
+            lines = text.replace(CODE_LINE, CODE_LINE + indent).split("\n")
             item = (
                 marker
                 + lines[0]
                 + "".join("\n" + indent + line if line else "\n" for line in lines[1:])
             )
-        if parent is None or parent.name not in _LISTS:
+        if parent is None or parent.name not in LISTS:
             return f"\n\n{item}\n\n"  # an item outside a list is a block of its own
         return f"\n{item}\n"
 
     # ---- tables (only data tables: layout tables were copied as divs)
 
     def convert_td(self, el: Element, text: str, parent_tags: frozenset[str]) -> str:
-        return _flat(text).strip(" ").replace("|", "\\|") + _CELL
+        return flat(text).strip(" ").replace("|", "\\|") + CELL
 
     convert_th = convert_td
 
     def convert_tr(self, el: Element, text: str, parent_tags: frozenset[str]) -> str:
-        return text.replace("\n", "") + _ROW if _CELL in text else ""
+        return text.replace("\n", "") + ROW if CELL in text else ""
 
     def convert_table(self, el: Element, text: str, parent_tags: frozenset[str]) -> str:
         caption = ""
-        if _CAPTION in text:  # the first caption is the table's (rypsok reads no other)
+        if CAPTION in text:  # the first caption is the table's (rypsok reads no other)
             caption = _CAPTIONS.search(text).group(1).strip(" ")  # type: ignore[union-attr]
             text = _CAPTIONS.sub("", text)
         rows = []
-        for row in text.split(_ROW)[:-1]:
-            cells = [cell.strip(" \n") for cell in row.split(_CELL)[:-1]]
+        for row in text.split(ROW)[:-1]:
+            cells = [cell.strip(" \n") for cell in row.split(CELL)[:-1]]
             if any(cells):
                 rows.append(cells)
         if not rows:
@@ -556,17 +401,17 @@ class Converter(MarkdownConverter):
         return f"\n\n{caption}\n\n{table}\n\n" if caption else f"\n\n{table}\n\n"
 
     def convert_caption(self, el: Element, text: str, parent_tags: frozenset[str]) -> str:
-        if el.parent is not None and el.parent.name == "table" and _CAPTION not in text:
-            return _CAPTION + _flat(text).strip(" ") + _CAPTION  # a data table's, set above it
+        if el.parent is not None and el.parent.name == "table" and CAPTION not in text:
+            return CAPTION + flat(text).strip(" ") + CAPTION  # a data table's, set above it
         return self._block(el, text, parent_tags)
 
     # ---- inline
 
     def convert_a(self, el: Element, text: str, parent_tags: frozenset[str]) -> str:
         href = el.get("href") or ""
-        if _holds_a_block(el):
+        if holds_a_block(el):
             return self._card(href, text)
-        text = _flat(text)
+        text = flat(text)
         stripped = text.strip(" ")
         if not stripped:
             return text
@@ -575,7 +420,7 @@ class Converter(MarkdownConverter):
         url = self._url(href)
         if url is None:
             return text
-        return _wrap(text, lambda inner: f"[{inner}]({url})")
+        return wrap(text, lambda inner: f"[{inner}]({url})")
 
     def _url(self, href: str) -> str | None:
         url = self.urls.get(href, "")
@@ -597,7 +442,7 @@ class Converter(MarkdownConverter):
             heading = _HEADING_LINE.match(blocks[index])
             prefix = heading.group(0) if heading else ""
             inner = blocks[index][len(prefix) :]
-            if "\n" not in inner and _CODE_LINE not in inner and "](" not in inner:
+            if "\n" not in inner and CODE_LINE not in inner and "](" not in inner:
                 inner = inner.replace("[", "\\[").replace("]", "\\]")
                 blocks[index] = f"{prefix}[{inner}]({url})"
         return "\n\n" + "\n\n".join(blocks) + "\n\n"
@@ -613,7 +458,7 @@ class Converter(MarkdownConverter):
         if parent_tags & _SAME_MARKER[el.name]:  # <b> inside <strong> adds nothing
             return text
         marker = _MARKERS[el.name]
-        return _wrap(_flat(text), lambda inner: f"{marker}{inner}{marker}")
+        return wrap(flat(text), lambda inner: f"{marker}{inner}{marker}")
 
     convert_b = convert_strong = convert_em = convert_i = convert_del = convert_s = _emphasis
 
@@ -637,6 +482,6 @@ class Converter(MarkdownConverter):
 
 
 # p, div, dt, dd and the other containers and paragraphs are blocks of their text
-for _name in _CONTAINERS | _PARAGRAPHS:
+for _name in CONTAINERS | PARAGRAPHS:
     if _name not in ("td", "th", "tr", "caption"):
         setattr(Converter, f"convert_{_name}", Converter._block)
