@@ -22,7 +22,10 @@ from rypsok.hygiene.instructions.patterns import (
 _STRONG = r"(?<![a-z])(?:dan|jailbreak|developer\s+mode)(?![a-z])"
 _AI_LATIN = r"(?:(?<![a-z])(?:ia|ai|ki|sztuczn\w*\s+inteligencj\w*|llm)(?![a-z])|chatbot\w*|"
 # Between a reveal verb and its object, at most three words.
-_GAP = rf"(?:{WORD}\s+){{0,3}}?"
+_GAP = (
+    r"(?:(?!(?:in|nel|nella|nei|negli|nello|no|na|nos|nas|em|w|we|в|у|στο|στην|στη|σε|op|aan)\s)"
+    rf"{WORD}\s+){{0,3}}?"
+)
 
 
 def _rule(name: str, triggers: str, pattern: str, mention: bool = True, topic: bool = False):
@@ -288,7 +291,8 @@ RULES = [
         "talimat|yönerge|komut|istem|emir|emr|direktif",
         turkish(
             fill(
-                r"(?P<core>\b(?:tüm|bütün|önceki|yukarıdaki|daha\s+önceki|sana\s+verilen|size\s+verilen|"
+                r"⟨IMP⟩(?P<core>(?:(?:lütfen|şimdi|artık|hemen|ve)\s+)?(?:tüm|bütün|önceki|yukarıdaki|"
+                r"daha\s+önceki|sana\s+verilen|size\s+verilen|"
                 r"ilk|orijinal)\s+(?:\w+\s+){0,2}?(?:talimat|yönerge|komut|istem|emir|emr|direktif)\w*\s+"
                 r"(?:\w+\s+)?⟨V⟩)",
                 V=_TR_VERB,
@@ -300,7 +304,7 @@ RULES = [
         "her şeyi|yukarıdakiler|öncekiler|söylenenler|şimdiye kadar",
         turkish(
             fill(
-                r"(?P<core>\b(?:(?:yukarıdaki|önceki|bundan\s+önceki|şimdiye\s+kadarki|şimdiye\s+kadar|"
+                r"⟨IMP⟩(?P<core>(?:(?:lütfen|şimdi|artık|hemen|ve)\s+)?(?:(?:yukarıdaki|önceki|bundan\s+önceki|şimdiye\s+kadarki|şimdiye\s+kadar|"
                 r"(?:sana|size)\s+(?:söylenen|verilen)|daha\s+önce\s+söylenen)\s+her\s+şeyi|"
                 r"yukarıdakileri|öncekileri|(?:sana|size|şimdiye\s+kadar)\s+söylenenleri)\s+⟨V⟩)",
                 V=_TR_VERB,
@@ -325,8 +329,9 @@ RULES = [
             fill(
                 r"(?P<core>\b(?:sistem\s+(?:istemini|istemini|isteminizi|promptunu|promptunuzu|"
                 r"mesajını|mesajınızı)|system\s+prompt\w*|(?:ilk|orijinal|gizli|başlangıç)\s+"
-                r"talimatlar\w*)\s+(?:\w+\s+){0,2}?(?:göster|yaz|tekrarla|açıkla|ifşa\s+et|paylaş|"
-                r"yazdır|söyle)\w*)",
+                r"talimatlar\w*)\s+(?:\w+\s+){0,2}?(?:göster(?:in|iniz)?|yaz(?:ın|ınız)?|"
+                r"tekrarla(?:yın|yınız)?|açıkla(?:yın|yınız)?|ifşa\s+(?:et|edin)|paylaş(?:ın|ınız)?|"
+                r"yazdır(?:ın|ınız)?|söyle(?:yin|yiniz)?)(?!\w))",
             )
         ),
     ),

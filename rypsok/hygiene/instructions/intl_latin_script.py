@@ -97,7 +97,7 @@ RULES = [
         "abaikan|lupakan|jangan|acuhkan|tinggalkan|buang|batalkan|kesampingkan|tidak usah",
         fill(
             r"⟨IMP⟩(?P<core>⟨L⟩(?:⟨V⟩)\s+(?:⟨W⟩\s+){0,3}?(?:⟨O⟩)(?:-(?:⟨O⟩))?(?:nya|mu)?"
-            r"(?:\s+⟨W⟩){0,2}?\s+(?:⟨Q⟩)\b|⟨L⟩(?:⟨V⟩)\s+(?:semua|seluruh|segala)\s+(?:⟨W⟩\s+){0,2}?"
+            r"(?:\s+⟨W⟩){0,2}?\s+(?:⟨Q⟩)(?:\s+(?:⟨Q⟩))*\b|⟨L⟩(?:⟨V⟩)\s+(?:semua|seluruh|segala)\s+(?:⟨W⟩\s+){0,2}?"
             r"(?:⟨O⟩)\b)⟨T⟩",
             L=_ID_LEAD,
             V=_ID_VERB,
@@ -133,7 +133,7 @@ RULES = [
         "prompt sistem|system prompt|pesan sistem|instruksi|petunjuk|arahan",
         fill(
             r"⟨IMP⟩(?P<core>(?:tampilkan|tunjukkan|ungkapkan|ulangi|cetak|tuliskan|tulis|"
-            r"beritahu(?:kan)?(?:\s+saya)?|bagikan|sebutkan|salin)\s+(?:⟨W⟩\s+){0,2}?"
+            r"beritahu(?:kan)?(?:\s+saya)?|bagikan|sebutkan|salin)\s+(?:(?!(?:di|ke|dalam|pada)\s)⟨W⟩\s+){0,2}?"
             r"(?:prompt\s+sistem|system\s+prompt|pesan\s+sistem|(?:instruksi|petunjuk|arahan)\s+"
             r"(?:awal|asli|sistem|tersembunyi|rahsia|rahasia))\b)",
             W=_W,
@@ -166,7 +166,7 @@ RULES = [
         fill(
             r"⟨IMP⟩(?P<core>⟨L⟩(?:(?:phớt\s+lờ|lờ\s+đi|quên(?:\s+đi)?|đừng\s+tuân\s+theo|"
             r"không\s+tuân\s+theo|đừng\s+làm\s+theo|gạt\s+bỏ|hủy\s+bỏ|huỷ\s+bỏ)\s+(?:⟨W⟩\s+){0,3}?"
-            r"(?:⟨O⟩)(?:\s+⟨W⟩){0,1}?\s+(?:⟨QA⟩|⟨QS⟩)|(?:phớt\s+lờ|lờ\s+đi|quên(?:\s+đi)?|"
+            r"(?:⟨O⟩)(?:\s+⟨W⟩){0,1}?\s+(?:⟨QA⟩|⟨QS⟩)(?:\s+(?:⟨QA⟩|⟨QS⟩))*|(?:phớt\s+lờ|lờ\s+đi|quên(?:\s+đi)?|"
             r"đừng\s+tuân\s+theo|gạt\s+bỏ|bỏ\s+qua)\s+(?:tất\s+cả|mọi|toàn\s+bộ)\s+(?:⟨W⟩\s+){0,2}?"
             r"(?:⟨O⟩)|bỏ\s+qua\s+(?:⟨W⟩\s+){0,3}?(?:⟨O⟩)(?:\s+⟨W⟩){0,1}?\s+(?:⟨QS⟩))\b)",
             L=_VI_LEAD,
@@ -234,7 +234,7 @@ RULES = [
         "huwag|wag|'wag|balewalain|ipagwalang|kalimutan|isantabi|kaligtaan",
         fill(
             r"⟨IMP⟩(?P<core>⟨L⟩(?:⟨V⟩)\s+(?:mo\s+)?(?:na\s+)?(?:ang|ng|sa)\s+(?:⟨W⟩\s+){0,4}?"
-            r"(?:mga\s+)?(?:⟨O⟩)\b(?:\s+⟨W⟩){0,2}?\s+(?:⟨Q⟩)\b|⟨L⟩(?:⟨V⟩)\s+(?:mo\s+)?(?:na\s+)?"
+            r"(?:mga\s+)?(?:⟨O⟩)\b(?:\s+⟨W⟩){0,2}?\s+(?:⟨Q⟩)(?:\s+(?:⟨Q⟩))*\b|⟨L⟩(?:⟨V⟩)\s+(?:mo\s+)?(?:na\s+)?"
             r"(?:ang|ng|sa)\s+(?:⟨W⟩\s+){0,2}?(?:⟨Q⟩)\s+(?:⟨W⟩\s+){0,2}?(?:⟨O⟩)\b|"
             r"⟨L⟩(?:⟨V⟩)\s+(?:mo\s+)?(?:na\s+)?ang\s+"
             r"lahat\s+ng\s+(?:⟨W⟩\s+){0,3}?(?:mga\s+)?(?:⟨O⟩)\b)",
@@ -250,7 +250,7 @@ RULES = [
         "kalimutan|balewalain",
         fill(
             r"⟨IMP⟩(?P<core>⟨L⟩(?:kalimutan|balewalain)\s+(?:mo\s+)?(?:na\s+)?ang\s+lahat\s+ng\s+"
-            r"(?:sinabi|nasa\s+itaas|nauna|naunang\s+sinabi|itinuro)\b)",
+            r"(?:(?:sinabi|itinuro|iniutos)\s+sa\s+(?:iyo|'yo)|nasa\s+itaas|naunang\s+sinabi\s+sa\s+(?:iyo|'yo))\b)",
             L=_TL_LEAD,
         ),
     ),
@@ -299,7 +299,7 @@ RULES = [
         "sw.override",
         "puuza|sahau|usifuate|msifuate|achana na|acha kufuata|tupilia",
         fill(
-            r"⟨IMP⟩(?P<core>⟨L⟩(?:⟨V⟩)\s+(?:⟨W⟩\s+){0,2}?(?:⟨O⟩)\b(?:\s+⟨W⟩){0,2}?\s+(?:⟨Q⟩)\b)",
+            r"⟨IMP⟩(?P<core>⟨L⟩(?:⟨V⟩)\s+(?:⟨W⟩\s+){0,2}?(?:⟨O⟩)\b(?:\s+⟨W⟩){0,2}?\s+(?:⟨Q⟩)(?:\s+(?:⟨Q⟩))*\b)",
             L=_SW_LEAD,
             V=_SW_VERB,
             O=_SW_OBJECT,

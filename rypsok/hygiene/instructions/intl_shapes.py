@@ -34,7 +34,13 @@ def persona(now_you: str, ai: str, unrestricted: str, strong: str, enable: str) 
 
 def header(heads: str) -> str:
     """A header that opens new instructions ("New instructions:"), at a line or sentence start."""
-    return fill(r"(?:^|(?<=[⟨P⟩])\s*)(?:⟨H⟩)\s*[:：]", P=PUNCT, H=heads)
+    # Lookbehinds of fixed width (up to two spaces after the punctuation), so that every match
+    # starts with a head word and the search can skip to them (literals.py).
+    return fill(
+        r"(?:^|(?<=^\s)|(?<=^\s\s)|(?<=[⟨P⟩])|(?<=[⟨P⟩]\s)|(?<=[⟨P⟩]\s\s))(?:⟨H⟩)\s*[:：]",
+        P=PUNCT,
+        H=heads,
+    )
 
 
 def declared_void(subject: str, void: str) -> str:

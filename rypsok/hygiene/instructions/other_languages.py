@@ -27,6 +27,15 @@ _OBJECTS = (
     r"navodil\w*|instruktion\w*|instruks\w*|regler|instrucțiun\w*|instructiun\w*"
 )
 
+# What a correction is about, after the object and maybe one adjective: Italian "per il download",
+# Portuguese "para o download", Dutch "voor de download", Polish "instrukcje pobierania" (a verbal
+# noun in the genitive: the instructions of downloading).
+_TOPIC = (
+    r"(?:\s+[^\s.,;:!?]+)?\s+(?:per|su|sul|sulla|sui|riguardo|relative|para|pelo|pela|sobre|"
+    r"relativas|voor|over|omtrent|betreffende|dla|dotycząc\w*|odnośnie|o|na\s+temat|w\s+sprawie)\b|"
+    r"\s+\w+(?:ania|enia|cia)\b"
+)
+
 RULES = [
     Rule(
         "other.override",
@@ -37,9 +46,10 @@ RULES = [
         ),
         LazyPattern(
             fill(
-                r"⟨IMP⟩(?P<core>(?:⟨V⟩)\s+(?:[^\s.,;:!?]+\s+){0,3}?(?:⟨O⟩))",
+                r"⟨IMP⟩(?P<core>(?:⟨V⟩)\s+(?:[^\s.,;:!?]+\s+){0,3}?(?:⟨O⟩)\b)(?!⟨TOPIC⟩)",
                 V=_VERBS,
                 O=_OBJECTS,
+                TOPIC=_TOPIC,
             ),
             re.M,
         ),
