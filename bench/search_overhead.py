@@ -56,7 +56,8 @@ def bare_requests(config) -> list[tuple[str, str, list[tuple[str, str]], bytes]]
             now=dt.datetime.now(dt.UTC),
             user_agent=USER_AGENT,
         )
-        request = engine_module(engine.id).build_request(engine.endpoint, search, engine.credential)
+        built = engine_module(engine.id).build_request(engine.endpoint, search, engine.credential)
+        request = built.as_httpx()
         body = request.read()
         requests.append((request.method, str(request.url), list(request.headers.items()), body))
     return requests

@@ -385,10 +385,11 @@ class Client:
         if not admitted("web_search", admission is not None):
             raise errors.busy("web_search")
         now = anyio.current_time()
-        metasearch = None
+        metasearch = self._ready_policy()
         try:
-            with anyio.move_on_after(self.config.search.deadline_ms / 1000):
-                metasearch = await self._search_policy()
+            if metasearch is None:
+                with anyio.move_on_after(self.config.search.deadline_ms / 1000):
+                    metasearch = await self._search_policy()
             if metasearch is None:
                 # web_search's modules did not load within the deadline (a first search on a
                 # starved machine): the call ends at its deadline, as if no engine answered.
@@ -410,6 +411,13 @@ class Client:
             raise
         self._search_admission.leave(admission, clock.lag_s())
         return response
+
+    def _ready_policy(self) -> MetaSearch | None:
+        """The search policy when ``_search_policy`` has nothing left to make (it would
+        return it without a checkpoint): a search then opens no cancel scope to wait for it."""
+        if self._metasearch is None or (self._entered and self._pools is None):
+            return None
+        return self._metasearch
 
     async def _search_policy(self) -> MetaSearch:
         """The search policy, web_search's modules loaded first if no call has loaded them;
@@ -491,10 +499,11 @@ class Client:
 def admitted(tool: str, entered: bool) -> bool:
     """Admission's verdict, as a span of its own in the call's trace (rypsok admits or
     refuses at once: nothing waits)."""
-    with telemetry.span("admission") as span:
-        span.set_attributes(
-            {"rypsok.tool": tool, "rypsok.outcome": "admitted" if entered else "busy"}
-        )
+    if telemetry.tracing():
+        with telemetry.span("admission") as span:
+            span.set_attributes(
+                {"rypsok.tool": tool, "rypsok.outcome": "admitted" if entered else "busy"}
+            )
     return entered
 
 

@@ -56,6 +56,13 @@ class EngineServer:
     def __init__(self, host: str = "127.0.0.1"):
         self.plays: dict[str, Play] = {}
         self.seen: list[Seen] = []
+        self.connections_opened = 0
+        """Connections accepted since the last ``reset``."""
+        self.connections_open = 0
+        """Connections open now (a handler runs until its client closes or goes idle)."""
+        self.most_open = 0
+        """The most connections open at once since the last ``reset``."""
+        self._count_lock = threading.Lock()
         self._stop = threading.Event()
         server = self
 
@@ -64,6 +71,18 @@ class EngineServer:
 
             def log_message(self, *args) -> None:
                 pass
+
+            def setup(self) -> None:
+                super().setup()
+                with server._count_lock:
+                    server.connections_opened += 1
+                    server.connections_open += 1
+                    server.most_open = max(server.most_open, server.connections_open)
+
+            def finish(self) -> None:
+                with server._count_lock:
+                    server.connections_open -= 1
+                super().finish()
 
             def do_GET(self) -> None:
                 self._answer()
@@ -135,6 +154,9 @@ class EngineServer:
     def reset(self) -> None:
         self.plays.clear()
         self.seen.clear()
+        with self._count_lock:
+            self.connections_opened = 0
+            self.most_open = self.connections_open
 
     def __enter__(self) -> EngineServer:
         self._thread.start()

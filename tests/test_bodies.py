@@ -24,13 +24,23 @@ import anyio
 import brotli
 import pytest
 import trio
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rypsok import Client
 from rypsok.config import Config, FetchConfig
 from rypsok.engines.base import MAX_BODY_BYTES
 from rypsok.errors import ToolError
 from rypsok.model import FetchResponse
-from rypsok.net.body import PIECE_BYTES, BodyTooLarge, BodyTruncated, content_decoder, inflate
+from rypsok.net.body import (
+    PIECE_BYTES,
+    BodyTooLarge,
+    BodyTruncated,
+    BoundedBody,
+    content_decoder,
+    inflate,
+    read_raw,
+)
 from rypsok.webfetch.fetcher import Fetcher
 from rypsok.webfetch.resolver import StaticResolver
 from tests.conftest import make_config
@@ -350,3 +360,34 @@ def test_inflate_keeps_to_the_limit_and_knows_a_stream_cut_short(coding: str) ->
     cut = encoded[: len(encoded) // 2] if coding == "br" else encoded[:-4]  # zlib: no check
     with pytest.raises(BodyTruncated):
         inflate(cut, coding, 1 << 20)
+
+
+async def _chunks(chunks: list[bytes]):
+    for chunk in chunks:
+        yield chunk
+
+
+def _bounded_the_long_way(chunks: list[bytes], limit: int) -> bytes | type[Exception]:
+    body = BoundedBody("", limit)
+    try:
+        for chunk in chunks:
+            if not body.feed(chunk):
+                break
+        return body.finish()
+    except BodyTooLarge:
+        return BodyTooLarge
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(st.binary(max_size=40) | st.sampled_from([b"x" * (PIECE_BYTES + 1), b""]), max_size=6),
+    st.integers(0, PIECE_BYTES + 200),
+)
+def test_a_body_without_a_coding_is_read_as_bounded_body_reads_it(chunks, limit) -> None:
+    async def read() -> bytes | type[Exception]:
+        try:
+            return await read_raw(_chunks(chunks), "", limit)
+        except BodyTooLarge:
+            return BodyTooLarge
+
+    assert trio.run(read) == _bounded_the_long_way(chunks, limit)

@@ -46,7 +46,7 @@ def request_for(
 ) -> httpx.Request:
     return module.build_request(
         endpoint or module.INFO.default_endpoint, search or make_search(), credential
-    )
+    ).as_httpx()
 
 
 def body_of(request: httpx.Request) -> dict:

@@ -63,7 +63,7 @@ def request_for(
 ) -> httpx.Request:
     return module.build_request(
         endpoint or default_endpoint(module), search or make_search(), credential
-    )
+    ).as_httpx()
 
 
 def params(request: httpx.Request) -> dict[str, str]:

@@ -626,7 +626,7 @@ async def test_an_engine_request_goes_out_as_its_module_built_it(engines, engine
         language=config.default_language if module.INFO.languages else None,
         user_agent=rypsok.version.USER_AGENT,
     )
-    built = module.build_request(engine.endpoint, search, engine.credential)
+    built = module.build_request(engine.endpoint, search, engine.credential).as_httpx()
     assert (seen.method, seen.path) == (built.method, built.url.raw_path.decode())
     assert seen.body == built.content
     expected = {name.lower(): value for name, value in built.headers.items()}

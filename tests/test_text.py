@@ -21,6 +21,7 @@ from rypsok.hygiene.text import (
     _drop_any_invisible,
     clean_content,
     clean_line,
+    clean_result_text,
     clean_snippet,
     clean_title,
     cut,
@@ -404,3 +405,24 @@ def test_printable_ascii_is_cleaned_and_cut_as_the_full_scan_cleans_it(raw: str,
     kept, removed = _drop_any_invisible(raw.translate(_CONTROLS_TO_SPACE))
     line = " ".join(kept.split())
     assert clean_line(raw, limit) == Cleaned(cut(line, limit), removed, len(line) > limit)
+
+
+def test_of_ascii_only_the_controls_are_not_printable():
+    """``_printable_ascii`` reads ``str.isprintable`` as "no ASCII control" on ASCII text."""
+    controls = {*range(0x20), 0x7F}
+    assert [chr(c).isprintable() for c in range(0x80)] == [c not in controls for c in range(0x80)]
+
+
+@given(
+    _MOSTLY_PRINTABLE_ASCII | st.text(max_size=40),
+    _MOSTLY_PRINTABLE_ASCII | st.text(max_size=400) | st.just("word " * 100),
+)
+def test_a_results_text_is_cleaned_for_the_check_and_for_showing_as_each_way_alone(
+    title: str, snippet: str
+) -> None:
+    assert clean_result_text(title, snippet) == (
+        clean_content(title).text,
+        clean_content(snippet).text,
+        clean_title(title),
+        clean_snippet(snippet),
+    )

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from .base import (
     EngineFailure,
+    EngineRequest,
     EngineSearch,
     RawResult,
     endpoint_url,
@@ -90,7 +91,7 @@ def request(
     credential: str | None,
     count: int,
     extra: dict[str, str] | None = None,
-) -> httpx.Request:
+) -> EngineRequest:
     """The request both Brave engines send; ``path``, ``count`` and ``extra`` differ."""
     params = {"q": search.query, "count": str(count), **(extra or {})}
     if search.time_range in FRESHNESS:

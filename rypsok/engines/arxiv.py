@@ -20,6 +20,7 @@ from .base import (
     TIME_RANGES,
     EngineFailure,
     EngineInfo,
+    EngineRequest,
     EngineSearch,
     QueryLimit,
     RawResult,
@@ -76,7 +77,7 @@ def _arxiv_minute(moment: dt.datetime) -> str:
     return moment.strftime("%Y%m%d%H%M")
 
 
-def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> httpx.Request:
+def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> EngineRequest:
     search_query = _search_query(search.query)
     since = search.since()
     if since is not None:

@@ -1,6 +1,7 @@
 """The shape every engine module shares.
 
-An engine is sans-IO: it turns a search into an ``httpx.Request`` and turns
+An engine is sans-IO: it turns a search into an :class:`EngineRequest` (the arguments of
+an ``httpx.Request``, :mod:`rypsok.engines.request`) and turns
 the response's status, headers and bytes into results or a failure. It never
 sends anything and never reads a clock; the orchestrator does both and passes
 ``now`` in.
@@ -9,7 +10,7 @@ Each engine module defines exactly:
 
 ``INFO``
     an :class:`EngineInfo` describing what the engine can do.
-``build_request(endpoint, search, credential) -> httpx.Request``
+``build_request(endpoint, search, credential) -> EngineRequest``
     ``endpoint`` is the operator's (or the default) base URL, possibly holding
     ``{lang}``; the module appends its documented path.
 ``parse(status, headers, body, search) -> list[RawResult] | EngineFailure``
@@ -28,11 +29,13 @@ from __future__ import annotations
 import datetime as dt
 import json
 import logging
+import re
 import urllib.parse
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Literal
 
+from rypsok.engines.request import EngineRequest
 from rypsok.fast_json import has_long_digit_run
 from rypsok.net.retry_after import read_retry_after
 
@@ -188,15 +191,15 @@ PARSER_MODULES = ("httpx", "lxml.etree", "lxml.html", "parsel", "email.utils", "
 answer pays an import under its deadline."""
 
 
-def http_request(method: str, url: str, **parts: Any) -> httpx.Request:
-    """``httpx.Request(method, url, **parts)``: every engine's ``build_request`` ends here.
+def http_request(method: str, url: str, **parts: Any) -> EngineRequest:
+    """``httpx.Request(method, url, **parts)`` as an :class:`EngineRequest`: every engine's
+    ``build_request`` ends here.
 
     Parameters of text (what the engines send) are put in the URL here, encoded as httpx
-    encodes them (``urllib.parse.urlencode``), so that httpx parses one URL instead of
-    parsing it, merging the parameters and parsing the merged URL again: half the cost of
-    the request, the same request (a Hypothesis property in tests/test_engines_core.py)."""
-    import httpx
-
+    encodes them (``urllib.parse.urlencode``: each name and value by ``quote_plus``), so
+    that the URL is read once instead of being parsed, merged with the parameters and
+    parsed again (a Hypothesis property in tests/test_engine_request.py holds it to httpx's
+    request)."""
     params = parts.get("params")
     if (
         isinstance(params, dict)
@@ -206,8 +209,17 @@ def http_request(method: str, url: str, **parts: Any) -> httpx.Request:
     ):
         del parts["params"]
         if params:
-            url += "?" + urllib.parse.urlencode(params)
-    return httpx.Request(method, url, **parts)
+            url += "?" + "&".join(f"{_quote_plus(k)}={_quote_plus(v)}" for k, v in params.items())
+    return EngineRequest(method, url, parts)
+
+
+_QUERY_KEPT = re.compile(r"[A-Za-z0-9_.\-~]*")
+"""Text ``urllib.parse.quote_plus`` leaves as it is (most parameter names and values)."""
+
+
+def _quote_plus(text: str) -> str:
+    """``urllib.parse.quote_plus(text)``, as ``urlencode`` encodes each name and value."""
+    return text if _QUERY_KEPT.fullmatch(text) else urllib.parse.quote_plus(text)
 
 
 def endpoint_url(endpoint: str, path: str, language: str | None = None) -> str:

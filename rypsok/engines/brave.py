@@ -35,7 +35,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import _brave
-from .base import EngineFailure, EngineInfo, EngineSearch, QueryLimit, RawResult, load_json
+from .base import (
+    EngineFailure,
+    EngineInfo,
+    EngineRequest,
+    EngineSearch,
+    QueryLimit,
+    RawResult,
+    load_json,
+)
 
 if TYPE_CHECKING:
     import httpx
@@ -57,7 +65,7 @@ INFO = EngineInfo(
 _MAX_COUNT = 20
 
 
-def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> httpx.Request:
+def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> EngineRequest:
     count = min(search.max_results, _MAX_COUNT)
     extra = {"text_decorations": "false"}
     return _brave.request(endpoint, "/res/v1/web/search", search, credential, count, extra)

@@ -18,7 +18,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import _brave
-from .base import EngineFailure, EngineInfo, EngineSearch, QueryLimit, RawResult, load_json
+from .base import (
+    EngineFailure,
+    EngineInfo,
+    EngineRequest,
+    EngineSearch,
+    QueryLimit,
+    RawResult,
+    load_json,
+)
 
 if TYPE_CHECKING:
     import httpx
@@ -40,7 +48,7 @@ INFO = EngineInfo(
 _MAX_COUNT = 50
 
 
-def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> httpx.Request:
+def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> EngineRequest:
     count = min(search.max_results, _MAX_COUNT)
     return _brave.request(endpoint, "/res/v1/news/search", search, credential, count)
 

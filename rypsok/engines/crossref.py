@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 from .base import (
     EngineFailure,
     EngineInfo,
+    EngineRequest,
     EngineSearch,
     QueryLimit,
     RawResult,
@@ -67,7 +68,7 @@ _ABSTRACT_HEADING = re.compile(r"^\s*<jats:title>\s*abstract\s*</jats:title>", r
 _JATS_BLOCK_EDGE = re.compile(r"</?jats:(?:p|title|sec|list-item|list)\b[^>]*>", re.IGNORECASE)
 
 
-def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> httpx.Request:
+def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> EngineRequest:
     params = {
         "query": search.query,
         "rows": str(min(search.max_results, _MAX_ROWS)),

@@ -31,6 +31,7 @@ from .base import (
     BROWSER_HEADERS,
     EngineFailure,
     EngineInfo,
+    EngineRequest,
     EngineSearch,
     QueryLimit,
     RawResult,
@@ -72,7 +73,7 @@ _BLOCK_MARKERS = (
 )
 
 
-def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> httpx.Request:
+def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> EngineRequest:
     form = {"q": search.query, "b": "", "kl": "wt-wt"}
     if search.time_range in _DATE_FILTER:
         form["df"] = _DATE_FILTER[search.time_range]

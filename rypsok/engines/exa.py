@@ -47,6 +47,7 @@ from .base import (
     TIME_RANGES,
     EngineFailure,
     EngineInfo,
+    EngineRequest,
     EngineSearch,
     QueryLimit,
     RawResult,
@@ -85,7 +86,7 @@ _QUERY_TAG_WORDS = ("ROBOT", "MODERAT", "CONTENT", "POLICY", "PROHIBIT")
 """What a 403 tag that refuses the query (robots.txt, content moderation) says."""
 
 
-def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> httpx.Request:
+def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> EngineRequest:
     body: dict[str, Any] = {
         "query": search.query,
         "type": "auto",

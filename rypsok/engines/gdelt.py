@@ -34,6 +34,7 @@ from .base import (
     TIME_RANGE_DAYS,
     EngineFailure,
     EngineInfo,
+    EngineRequest,
     EngineSearch,
     QueryLimit,
     RawResult,
@@ -92,7 +93,7 @@ def _source_language(language: str | None) -> str | None:
     return _SOURCE_LANGUAGES.get(language.strip().lower().replace("_", "-").split("-")[0])
 
 
-def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> httpx.Request:
+def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> EngineRequest:
     query = search.query
     name = _source_language(search.language)
     if name is not None:

@@ -18,6 +18,7 @@ from .base import (
     TIME_RANGES,
     EngineFailure,
     EngineInfo,
+    EngineRequest,
     EngineSearch,
     QueryLimit,
     RawResult,
@@ -70,7 +71,7 @@ def _rate_limit(
     return EngineFailure("rate_limited", _SECONDARY_LIMIT_WAIT_S if wait is None else wait)
 
 
-def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> httpx.Request:
+def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> EngineRequest:
     query = search.query
     since = search.since()
     if since is not None:

@@ -15,6 +15,7 @@ from .base import (
     TIME_RANGES,
     EngineFailure,
     EngineInfo,
+    EngineRequest,
     EngineSearch,
     QueryLimit,
     RawResult,
@@ -51,7 +52,7 @@ _MAX_HITS = 1000
 _ITEM_URL = "https://news.ycombinator.com/item?id={}"
 
 
-def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> httpx.Request:
+def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> EngineRequest:
     params = {
         "query": search.query,
         "tags": "story",

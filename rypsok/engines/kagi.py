@@ -41,6 +41,7 @@ from .base import (
     TIME_RANGES,
     EngineFailure,
     EngineInfo,
+    EngineRequest,
     EngineSearch,
     QueryLimit,
     RawResult,
@@ -76,7 +77,7 @@ _NO_BILLING = 100
 _NO_CREDIT = 101
 
 
-def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> httpx.Request:
+def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> EngineRequest:
     body: dict[str, Any] = {
         "query": search.query,
         "workflow": "news" if search.category == "news" else "search",

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from .base import (
     EngineFailure,
     EngineInfo,
+    EngineRequest,
     EngineSearch,
     QueryLimit,
     RawResult,
@@ -62,7 +63,7 @@ _PUBLIC_KEY = "public"
 _MAX_COUNT = 100
 
 
-def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> httpx.Request:
+def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> EngineRequest:
     params = {"query": search.query, "count": str(min(search.max_results, _MAX_COUNT))}
     headers = {
         "API-Key": credential or _PUBLIC_KEY,

@@ -31,6 +31,7 @@ from .base import (
     BROWSER_HEADERS,
     EngineFailure,
     EngineInfo,
+    EngineRequest,
     EngineSearch,
     QueryLimit,
     RawResult,
@@ -59,7 +60,7 @@ INFO = EngineInfo(
 )
 
 
-def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> httpx.Request:
+def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> EngineRequest:
     params = {"q": search.query}
     since = search.since()
     if since is not None:

@@ -36,6 +36,7 @@ from .base import (
     ANY_LANGUAGE,
     EngineFailure,
     EngineInfo,
+    EngineRequest,
     EngineSearch,
     QueryLimit,
     RawResult,
@@ -70,7 +71,7 @@ _MAX_PER_PAGE = 200
 _SELECT = "id,doi,display_name,title,publication_date,primary_location,abstract_inverted_index"
 
 
-def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> httpx.Request:
+def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> EngineRequest:
     params = {
         "search": search.query,
         "per-page": str(min(search.max_results, _MAX_PER_PAGE)),

@@ -27,8 +27,15 @@ ENGINE_IDS: tuple[str, ...] = (
 )
 
 
+_LOADED: dict[str, ModuleType] = {}
+
+
 def engine_module(engine_id: str) -> ModuleType:
     """The module of one engine; it has INFO, build_request and parse."""
-    if engine_id not in ENGINE_IDS:
-        raise KeyError(engine_id)
-    return importlib.import_module(f"rypsok.engines.{engine_id}")
+    module = _LOADED.get(engine_id)
+    if module is None:
+        if engine_id not in ENGINE_IDS:
+            raise KeyError(engine_id)
+        # Kept once imported: every search asks for each engine's module.
+        module = _LOADED[engine_id] = importlib.import_module(f"rypsok.engines.{engine_id}")
+    return module

@@ -30,6 +30,7 @@ from .base import (
     ANY_LANGUAGE,
     EngineFailure,
     EngineInfo,
+    EngineRequest,
     EngineSearch,
     QueryLimit,
     RawResult,
@@ -62,7 +63,7 @@ INFO = EngineInfo(
 )
 
 
-def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> httpx.Request:
+def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> EngineRequest:
     params = {"q": search.query, "format": "json", "categories": "general"}
     if search.language:
         params["language"] = search.language

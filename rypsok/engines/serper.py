@@ -41,6 +41,7 @@ from .base import (
     TIME_RANGES,
     EngineFailure,
     EngineInfo,
+    EngineRequest,
     EngineSearch,
     QueryLimit,
     RawResult,
@@ -77,7 +78,7 @@ _REGIONAL_HL = frozenset({"pt", "zh"})
 """Languages whose Google ``hl`` carries the region (``pt-BR``, ``zh-CN``, ``zh-TW``)."""
 
 
-def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> httpx.Request:
+def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> EngineRequest:
     path = "/news" if search.category == "news" else "/search"
     body: dict[str, Any] = {"q": search.query, "num": min(search.max_results, _MAX_RESULTS)}
     body.update(_language(search.language))

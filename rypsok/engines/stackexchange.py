@@ -21,6 +21,7 @@ from .base import (
     TIME_RANGES,
     EngineFailure,
     EngineInfo,
+    EngineRequest,
     EngineSearch,
     QueryLimit,
     RawResult,
@@ -90,7 +91,7 @@ def _api_error(data: object) -> EngineFailure | None:
     return EngineFailure("request_failure")
 
 
-def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> httpx.Request:
+def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> EngineRequest:
     params = {
         "q": search.query,
         "site": _SITE,

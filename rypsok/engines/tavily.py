@@ -45,6 +45,7 @@ from .base import (
     TIME_RANGES,
     EngineFailure,
     EngineInfo,
+    EngineRequest,
     EngineSearch,
     QueryLimit,
     RawResult,
@@ -81,7 +82,7 @@ _NEWS_DAYS = 3650
 not Tavily's news default of three days."""
 
 
-def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> httpx.Request:
+def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> EngineRequest:
     body: dict[str, Any] = {
         "query": search.query,
         "topic": "news" if search.category == "news" else "general",

@@ -21,6 +21,7 @@ from .base import (
     ANY_LANGUAGE,
     EngineFailure,
     EngineInfo,
+    EngineRequest,
     EngineSearch,
     QueryLimit,
     RawResult,
@@ -103,9 +104,17 @@ def _wiki_code(language: str | None) -> str:
     return primary
 
 
+_ARTICLE_PATH_SAFE = ";@$!*(),/~:"
+_ARTICLE_PATH_KEPT = re.compile(r"[A-Za-z0-9_.\-~;@$!*(),/:]*")
+"""A title path ``quote`` leaves as it is (the characters it always keeps, and the safe ones):
+most titles, which then skip its encoding."""
+
+
 def _article_url(lang: str, title: str) -> str:
     """The public article URL, percent-encoded as MediaWiki's wfUrlencode does."""
-    path = urllib.parse.quote(title.replace(" ", "_"), safe=";@$!*(),/~:")
+    path = title.replace(" ", "_")
+    if not _ARTICLE_PATH_KEPT.fullmatch(path):
+        path = urllib.parse.quote(path, safe=_ARTICLE_PATH_SAFE)
     return f"https://{lang}.wikipedia.org/wiki/{path}"
 
 
@@ -123,7 +132,7 @@ def _api_error(data: object, headers: httpx.Headers) -> EngineFailure | None:
     return EngineFailure("request_failure")
 
 
-def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> httpx.Request:
+def build_request(endpoint: str, search: EngineSearch, credential: str | None) -> EngineRequest:
     lang = _wiki_code(search.language)
     params = {
         "action": "query",

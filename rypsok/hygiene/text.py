@@ -214,7 +214,6 @@ _ASCII_LINE_REMOVABLE_RE = re.compile(
         c for c in _REMOVABLE_CODE_POINTS if c < 0x80 and c not in _WHITESPACE_CONTROL_CODE_POINTS
     )
 )
-_ASCII_CONTROLS = bytes([*range(0x20), 0x7F])
 _CONTEXTUAL_RE = re.compile(_CONTEXTUAL_CLASS)
 _DROP = regex.compile(
     rf"{_REMOVABLE_CLASS}|{_ORPHAN_VARIATION_SELECTOR}|{_STRAY_JOINER}", regex.VERSION1
@@ -241,9 +240,9 @@ def invisible(ch: str) -> bool:
 
 def _printable_ascii(text: str) -> bool:
     """Whether ``text`` is ASCII without a control character (most titles and snippets): it
-    then holds nothing to remove or turn into a space. Deleting the controls from its bytes
-    and comparing lengths is about three times faster than a regular expression's scan."""
-    return text.isascii() and len(text.encode().translate(None, _ASCII_CONTROLS)) == len(text)
+    then holds nothing to remove or turn into a space. Of ASCII, ``str.isprintable`` refuses
+    exactly the controls (U+0000 to U+001F and U+007F), in one scan that builds nothing."""
+    return text.isascii() and text.isprintable()
 
 
 def _drop_invisible(text: str) -> tuple[str, int]:
@@ -277,11 +276,7 @@ def clean_line(text: str, limit: int) -> Cleaned:
     if limit < 0:
         raise ValueError("limit must not be negative")
     if _printable_ascii(text):
-        # Only spaces separate its words: a line already when none is doubled or at an end.
-        if "  " in text or text.startswith(" ") or text.endswith(" "):
-            text = " ".join(text.split())
-        line, truncated = _cut(text, limit)
-        return Cleaned(line, 0, truncated)
+        return _printable_line(text, limit)
     if text.isascii():  # str.split() takes the ASCII white space controls for spaces
         kept, removed = _ASCII_LINE_REMOVABLE_RE.subn("", text)
     else:
@@ -289,6 +284,30 @@ def clean_line(text: str, limit: int) -> Cleaned:
     line = " ".join(kept.split())
     line, truncated = _cut(line, limit)
     return Cleaned(line, removed, truncated)
+
+
+def _printable_line(text: str, limit: int) -> Cleaned:
+    """``clean_line`` of printable ASCII: only spaces separate its words, so it is a line
+    already when none is doubled or at an end."""
+    if "  " in text or text.startswith(" ") or text.endswith(" "):
+        text = " ".join(text.split())
+    line, truncated = _cut(text, limit)
+    return Cleaned(line, 0, truncated)
+
+
+def clean_result_text(title: str, snippet: str) -> tuple[str, str, Cleaned, Cleaned]:
+    """A result's title and snippet as the instruction-like check reads them (``clean_content``:
+    line breaks kept) and as they are shown (``clean_title``, ``clean_snippet``), each text
+    judged printable ASCII once for both."""
+    if _printable_ascii(title):
+        title_content, title_line = title, _printable_line(title, MAX_TITLE_CHARS)
+    else:
+        title_content, title_line = clean_content(title).text, clean_title(title)
+    if _printable_ascii(snippet):
+        snippet_content, snippet_line = snippet, _printable_line(snippet, MAX_SNIPPET_CHARS)
+    else:
+        snippet_content, snippet_line = clean_content(snippet).text, clean_snippet(snippet)
+    return title_content, snippet_content, title_line, snippet_line
 
 
 def clean_title(text: str) -> Cleaned:

@@ -73,22 +73,35 @@ def fuse(answers: Sequence[EngineAnswer], policy: EgressPolicy, notices: Notices
     weights = {a.engine: a.weight for a in answers}
     judged: dict[str, tuple[str | None, str, str]] = {}
     for answer in answers:
+        engine = answer.engine
         seen_here: set[str] = set()
         for rank, raw in enumerate(answer.results, start=1):
-            if raw.url not in judged:
+            verdict = judged.get(raw.url)
+            if verdict is None:
                 # Engines often agree on a URL: a search judges each distinct one once.
-                judged[raw.url] = urls.judge_result_url(raw.url, policy)
-            problem, url, key = judged[raw.url]
+                verdict = judged[raw.url] = urls.judge_result_url(raw.url, policy)
+            problem, url, key = verdict
             if problem is not None:
                 notices.count("results_dropped", reason=problem)
                 continue
             if key in seen_here:
                 continue
             seen_here.add(key)
-            entry = merged.setdefault(key, Merged(key))
-            entry.appearances.append(Appearance(answer.engine, rank, url, raw))
+            entry = merged.get(key)
+            if entry is None:
+                entry = merged[key] = Merged(key)
+            entry.appearances.append(Appearance(engine, rank, url, raw))
     for entry in merged.values():
-        entry.score = sum(weights[a.engine] / (RRF_K + a.rank) for a in entry.appearances)
+        appearances = entry.appearances
+        if len(appearances) == 1:
+            only = appearances[0]
+            entry.score = weights[only.engine] / (RRF_K + only.rank)
+        else:
+            entry.score = sum(weights[a.engine] / (RRF_K + a.rank) for a in appearances)
+    if len(answers) == 1:
+        # One engine's results, each key once, came in rank order, and their scores never
+        # rise with the rank (a weight is not negative): the order the sort would give.
+        return list(merged.values())
     return sorted(merged.values(), key=lambda m: (-m.score, m.best.rank, m.best.engine))
 
 
@@ -108,19 +121,24 @@ def finish(
         # Enough entries to fill the results if none is dropped, checked together.
         batch = ranked[position : position + max_results - len(results)]
         position += len(batch)
-        flags = _instruction_like_pairs([entry.best.result for entry in batch])
-        for entry, flagged in zip(batch, flags, strict=True):
-            best = entry.best.result
+        cleaned = [
+            text.clean_result_text(entry.best.result.title, entry.best.result.snippet)
+            for entry in batch
+        ]
+        flags = _instruction_like_pairs(cleaned)
+        for entry, flagged, (_, _, title, snippet) in zip(batch, flags, cleaned, strict=True):
             if flagged:
                 if drop_instruction_like:
                     notices.count("results_dropped", reason="instruction_like_content")
                     continue
                 notices.count("instruction_like_content")
-            title = text.clean_title(best.title)
-            snippet = text.clean_snippet(best.snippet)
-            notices.count("characters_removed", title.removed + snippet.removed)
-            notices.count("title_truncated", int(title.truncated))
-            notices.count("snippet_truncated", int(snippet.truncated))
+            # (Notices.count ignores a count of 0: most results leave these out.)
+            if title.removed or snippet.removed:
+                notices.count("characters_removed", title.removed + snippet.removed)
+            if title.truncated:
+                notices.count("title_truncated")
+            if snippet.truncated:
+                notices.count("snippet_truncated")
             engines = entry.engines
             show_engines = attribution or bool(attributed_engines.intersection(engines))
             results.append(
@@ -135,10 +153,11 @@ def finish(
     return results
 
 
-def _instruction_like_pairs(raws: Sequence[RawResult]) -> list[bool]:
+def _instruction_like_pairs(
+    cleaned: Sequence[tuple[str, str, text.Cleaned, text.Cleaned]],
+) -> list[bool]:
     """Whether each result's title or snippet is instruction-like, judged on the text with
-    invisible characters removed but line breaks kept: chat-turn markers ("\n\nHuman:") are
-    recognised by their layout, which collapsing would erase."""
-    texts = [text.clean_content(t).text for raw in raws for t in (raw.title, raw.snippet)]
-    flags = instructions.instruction_like_flags(texts)
-    return [flags[2 * i] or flags[2 * i + 1] for i in range(len(raws))]
+    invisible characters removed but line breaks kept (``text.clean_result_text``): chat-turn
+    markers ("\n\nHuman:") are recognised by their layout, which collapsing would erase."""
+    flags = instructions.instruction_like_flags([t for c in cleaned for t in c[:2]])
+    return [flags[2 * i] or flags[2 * i + 1] for i in range(len(cleaned))]

@@ -7,13 +7,15 @@ is left. A search that asks one engine runs it in its own task under the same sc
 group, its channel and their scheduling cost about 0.17 ms of CPU a search). Nothing
 outlives the call.
 
-Each engine has its own connection pool (:class:`EnginePools`), sized for every search
+Each engine has its own connection pool (:class:`EnginePools`, each a
+:class:`~rypsok.metasearch.pool.EnginePool` of httpcore connections), sized for every search
 that admission lets in at once, so an engine request never queues behind another. A pool
 is made when its engine is first asked, inside that search's deadline; the TLS context they
 share is built once, in a worker thread (:class:`rypsok.lazy.Once`), so a slow build costs a
 search no more than its deadline.
 
-The engines build ``httpx.Request`` objects; they are sent on httpcore, the layer under
+The engines build :class:`~rypsok.engines.request.EngineRequest` objects (an
+``httpx.Request``'s arguments and its wire form); they are sent on httpcore, the layer under
 httpx, because an engine's request needs none of what an ``httpx.AsyncClient`` adds around
 it (redirects, cookies, auth flows, event hooks, response wrapping), and that cost a third
 of a search's transport CPU (docs/performance.md, "CPU per search"). :func:`_send` keeps what
@@ -43,7 +45,9 @@ from rypsok.engines.base import (
     Usage,
     read_reading,
 )
+from rypsok.engines.request import EngineRequest, Wire
 from rypsok.lazy import Once
+from rypsok.metasearch.pool import EnginePool
 from rypsok.net.body import ACCEPT_ENCODING, BodyTooLarge, BodyUndecodable, read_raw
 from rypsok.observability import telemetry
 from rypsok.progress import NO_PROGRESS, Progress
@@ -52,9 +56,9 @@ log = logging.getLogger("rypsok.metasearch")
 
 KEPT_ALIVE_PER_ENGINE = 8
 """Idle connections an engine's pool keeps while it holds no more than this many in all
-(beyond, httpcore closes each connection as it goes idle). Keep-alive spares a handshake,
-but httpcore walks every connection for each idle one on every request, answer and
-cancellation: with 64 idle connections that walk costs milliseconds per event."""
+(beyond, each connection is closed as it goes idle), as httpcore's pool kept them: with 64
+idle connections httpcore's walk over them cost milliseconds per event (its pool is no
+longer used, :mod:`rypsok.metasearch.pool`; the bound stays)."""
 
 
 KEEP_ALIVE_S = 5.0
@@ -91,8 +95,8 @@ class EnginePools:
     cancellations at the deadline took seconds of CPU. Separate pools also keep a hanging
     engine from holding connections another engine needs.
 
-    Engines are operator-trusted endpoints: no proxy (httpcore reads no proxy variables),
-    no redirects (httpcore follows none), no timeout (the search deadline bounds every
+    Engines are operator-trusted endpoints: no proxy (httpcore's connections read no proxy
+    variables), no redirects (httpcore follows none), no timeout (the search deadline bounds every
     request), HTTP/1.1 only. Each engine sets its own User-Agent in ``build_request``.
     """
 
@@ -105,10 +109,10 @@ class EnginePools:
         self._engine_ids = frozenset(engine_ids)
         self._connections = connections
         self._tls = tls or TLS_CONTEXT
-        self._pools: dict[str, httpcore.AsyncConnectionPool] = {}
+        self._pools: dict[str, EnginePool] = {}
         self._closed = False
 
-    async def pool(self, engine_id: str) -> httpcore.AsyncConnectionPool:
+    async def pool(self, engine_id: str) -> EnginePool:
         """The engine's pool, made on first use: one per engine however many searches ask
         at once (only the shared TLS context is awaited; the pool is made after it without a
         checkpoint, on the event loop's thread)."""
@@ -122,14 +126,12 @@ class EnginePools:
             raise RuntimeError("the engine pools are closed")
         return self._pools.setdefault(engine_id, self._make(tls))
 
-    def _make(self, tls: ssl.SSLContext) -> httpcore.AsyncConnectionPool:
-        return httpcore.AsyncConnectionPool(
-            ssl_context=tls,
+    def _make(self, tls: ssl.SSLContext) -> EnginePool:
+        return EnginePool(
+            tls,
             max_connections=self._connections,
-            max_keepalive_connections=min(self._connections, KEPT_ALIVE_PER_ENGINE),
+            max_idle=min(self._connections, KEPT_ALIVE_PER_ENGINE),
             keepalive_expiry=KEEP_ALIVE_S,
-            http1=True,
-            http2=False,
         )
 
     async def warm(self) -> None:
@@ -144,20 +146,14 @@ class EnginePools:
             await pool.aclose()
 
 
-async def _send(
-    pool: httpcore.AsyncConnectionPool, request: httpx.Request
-) -> tuple[int, httpx.Headers, bytes]:
+async def _send(pool: EnginePool, wire: Wire) -> tuple[int, httpx.Headers, bytes]:
     """Send an engine's request; its status, headers and body, read raw and inflated under
     ``MAX_BODY_BYTES``. Raises what httpcore raises, BodyTooLarge or BodyUndecodable."""
-    url = request.url
-    if url.username or url.password:
-        # As httpx's client does: an endpoint's userinfo is sent as Basic auth.
-        next(httpx.BasicAuth(url.username, url.password).sync_auth_flow(request))
     sent = httpcore.Request(
-        request.method,
-        httpcore.URL(scheme=url.raw_scheme, host=url.raw_host, port=url.port, target=url.raw_path),
-        headers=request.headers.raw,
-        content=request.content,
+        wire.method,
+        httpcore.URL(scheme=wire.scheme, host=wire.host, port=wire.port, target=wire.target),
+        headers=wire.headers,
+        content=wire.content,
     )
     response = await pool.handle_async_request(sent)
     try:
@@ -242,24 +238,25 @@ async def _engine_run(pools: EnginePools, job: EngineJob, started: float) -> Eng
                 await _exchange(pools, job, request, run)
         finally:
             run.end_ms = (anyio.current_time() - started) * 1000
-            failure = (run.reason or "timeout") if run.outcome == "failed" else ""
-            span.set_attributes(
-                {
-                    "rypsok.engine": engine,
-                    "rypsok.outcome": run.outcome,
-                    "rypsok.reason": failure,
-                    "rypsok.ms": round(run.end_ms - (run.start_ms or 0.0), 1),
-                }
-            )
+            if span.is_recording():
+                failure = (run.reason or "timeout") if run.outcome == "failed" else ""
+                span.set_attributes(
+                    {
+                        "rypsok.engine": engine,
+                        "rypsok.outcome": run.outcome,
+                        "rypsok.reason": failure,
+                        "rypsok.ms": round(run.end_ms - (run.start_ms or 0.0), 1),
+                    }
+                )
     return run
 
 
 async def _exchange(
-    pools: EnginePools, job: EngineJob, request: httpx.Request, run: EngineRun
+    pools: EnginePools, job: EngineJob, request: EngineRequest, run: EngineRun
 ) -> None:
     # The body is read raw and inflated by rypsok.net.body under MAX_BODY_BYTES, so offer
     # exactly the codings it bounds.
-    request.headers["Accept-Encoding"] = ACCEPT_ENCODING
+    wire = request.wire(ACCEPT_ENCODING)
     try:
         pool = await pools.pool(run.engine)
     except (ssl.SSLError, OSError):
@@ -268,7 +265,7 @@ async def _exchange(
         return
     sent = anyio.current_time()
     try:
-        status, headers, body = await _send(pool, request)
+        status, headers, body = await _send(pool, wire)
     except httpcore.TimeoutException:
         run.reason = "timeout"
         return

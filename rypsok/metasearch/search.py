@@ -309,16 +309,17 @@ class MetaSearch:
     ) -> SearchResponse:
         answered = [run for run in runs if run.outcome in ("answered", "cached")]
         failed = [run for run in runs if run.outcome == "failed"]
-        log.info(
-            "search",
-            extra={
-                "fields": {
-                    "category": request.category,
-                    "query_chars": len(request.query),
-                    "engines": {run.engine: run.reason or run.outcome for run in runs},
-                }
-            },
-        )
+        if log.isEnabledFor(logging.INFO):
+            log.info(
+                "search",
+                extra={
+                    "fields": {
+                        "category": request.category,
+                        "query_chars": len(request.query),
+                        "engines": {run.engine: run.reason or run.outcome for run in runs},
+                    }
+                },
+            )
         if not answered:
             if all(run.reason == "timeout" for run in failed):
                 raise errors.search_deadline()

@@ -228,6 +228,17 @@ async def read_raw(raw_chunks: AsyncIterable[bytes], content_encoding: str, limi
 
     Raises BodyTooLarge, BodyUndecodable (BodyTruncated included), or the stream's errors.
     """
+    if not content_encoding:
+        # What BoundedBody does with no coding (most engine answers), without its decoder:
+        # the chunks kept as they come, BodyTooLarge at the chunk that passes the limit.
+        pieces: list[bytes] = []
+        size = 0
+        async for raw in raw_chunks:
+            size += len(raw)
+            if size > limit:
+                raise BodyTooLarge()
+            pieces.append(raw)
+        return b"".join(pieces)
     body = BoundedBody(content_encoding, limit)
     await _feed(body, raw_chunks, None)
     return body.finish()

@@ -22,12 +22,12 @@ from rypsok.hygiene.secrets.candidate import PASSWORD_IN_URL, Candidate, Finder
 from rypsok.hygiene.secrets.named import named_values
 from rypsok.hygiene.secrets.percent import percent_decode
 from rypsok.hygiene.secrets.tokens import (
-    TOKEN_RULES,
     aws_secret_keys,
     basic_credentials,
     bearer_tokens,
     passwords_in_embedded_urls,
     private_keys,
+    token_rules_for,
 )
 from rypsok.hygiene.secrets.urls import url_parameters, url_password, userinfo
 
@@ -44,7 +44,6 @@ class SecretMatch:
 
 
 _TEXT_FINDERS: tuple[Finder, ...] = (
-    *(rule.find for rule in TOKEN_RULES),
     private_keys,
     basic_credentials,
     aws_secret_keys,
@@ -58,7 +57,8 @@ def _scan(text: str) -> list[Candidate]:
     decoded, starts = percent_decode(text)
     lowered = decoded.lower()
     found: list[Candidate] = []
-    for finder in _TEXT_FINDERS:
+    finders = (*(rule.scan for rule in token_rules_for(lowered)), *_TEXT_FINDERS)
+    for finder in finders:
         for candidate in finder(decoded, lowered):
             if starts is not None:
                 candidate = Candidate(
