@@ -256,3 +256,24 @@ RULES = [
         mention=False,
     ),
 ]
+
+# "If you are an AI ...", the AI word the whole complement.
+_ADDRESSED = [
+    (
+        "ja.addressed",
+        "あなたが",
+        r"(?:もし)?あなたが(?:ai(?:アシスタント)?|人工知能|(?:大規模)?言語モデル|チャットボット)"
+        r"(?:である|です)?なら(?:ば)?",
+    ),
+    (
+        "ko.addressed",
+        "당신이|네가|너가",
+        r"(?:만약\s*)?(?:당신이|네가|너가)\s*(?:ai(?:\s*어시스턴트)?|인공지능|언어\s*모델|챗봇)(?:이)?라면",
+    ),
+    (
+        "th.addressed",
+        "ถ้าคุณเป็น|หากคุณเป็น",
+        r"(?:ถ้า|หาก)คุณเป็น\s*(?:ai|ปัญญาประดิษฐ์|โมเดลภาษา|ผู้ช่วย\s*ai|แชทบอท)(?=\s|$|ที่)",
+    ),
+]
+RULES += [_rule(name, triggers, pattern, mention=False) for name, triggers, pattern in _ADDRESSED]

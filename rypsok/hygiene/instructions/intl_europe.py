@@ -459,3 +459,55 @@ RULES = [
         mention=False,
     ),
 ]
+
+# "If you are an AI ...", the AI word the whole complement ("if you are an AI researcher" is not).
+_ADDRESSED = [
+    (
+        "it.addressed",
+        "se sei|se lei è|se siete",
+        r"\bse\s+(?:sei|lei\s+è|siete)\s+(?:un['’]?\s*|una\s+)?(?:ia|intelligenza\s+artificiale|"
+        r"modello\s+linguistico|assistente\s+(?:ia|virtuale)|chatbot|llm)(?=\s*[,.]|\s+che\b)",
+    ),
+    (
+        "pt.addressed",
+        "se você|se és|se fores|se o senhor|se a senhora",
+        r"\bse\s+(?:você\s+(?:é|for)|és|fores|o\s+senhor\s+(?:é|for)|a\s+senhora\s+(?:é|for))\s+"
+        r"(?:uma?\s+)?(?:ia|inteligência\s+artificial|modelo\s+de\s+linguagem|assistente\s+(?:de\s+)?ia|"
+        r"chatbot|llm)(?=\s*[,.]|\s+que\b)",
+    ),
+    (
+        "nl.addressed",
+        "als je|als jij|als u",
+        r"\bals\s+(?:je|jij|u)\s+(?:een\s+)?(?:ai(?:-model|-assistent)?|taalmodel|chatbot|llm|"
+        r"kunstmatige\s+intelligentie)\s+(?:bent|is)(?=\s*[,.]|\s+die\b)",
+    ),
+    (
+        "pl.addressed",
+        "jeśli jesteś|jeżeli jesteś|jeśli pan|jeśli pani",
+        r"\b(?:jeśli|jeżeli)\s+(?:jesteś|pan\s+jest|pani\s+jest)\s+(?:ai|sztuczną\s+inteligencją|"
+        r"modelem\s+językowym|asystentem\s+ai|chatbotem)(?=\s*[,.]|\s+(?:który|czytającym)\b)",
+    ),
+    (
+        "tr.addressed",
+        "yapay zeka|dil model|sohbet botu",
+        turkish(
+            r"\b(?:eğer\s+)?(?:sen\s+|siz\s+)?(?:bir\s+)?(?:yapay\s+zeka(?:\s+asistanı)?|dil\s+modeli|"
+            r"sohbet\s+botu)(?:y?s[ae]n(?:ız|iz)?|\s+is[ae]n(?:ız|iz)?)(?!\w)"
+        ),
+    ),
+    (
+        "uk.addressed",
+        "якщо ти|якщо ви",
+        r"\bякщо\s+(?:ти|ви)\s*(?:—|-)?\s*(?:ші|штучн\w*\s+інтелект\w*|мовн\w*\s+модел\w*|"
+        r"ші-асистент\w*|чат-?бот\w*)(?!\w)(?!\s+(?:дослідник|розробник|інженер)\w*)",
+    ),
+    (
+        "el.addressed",
+        "αν είσαι|αν είστε|αν εισαι|αν ειστε",
+        greek(
+            r"\bαν\s+(?:είσαι|είστε)\s+(?:ένα\s+|μια\s+)?(?:μοντέλο\s+(?:τεχνητής\s+νοημοσύνης|γλώσσας)|"
+            r"γλωσσικό\s+μοντέλο|τεχνητή\s+νοημοσύνη|ai|chatbot)(?=\s*[,.]|\s+που\b)"
+        ),
+    ),
+]
+RULES += [_rule(name, triggers, pattern, mention=False) for name, triggers, pattern in _ADDRESSED]

@@ -356,3 +356,32 @@ RULES = [
         mention=False,
     ),
 ]
+
+# "If you are an AI ...", the AI word the whole complement ("if you are an AI researcher" is not).
+_ADDRESSED = [
+    (
+        "id.addressed",
+        "jika anda|jika kamu|jika awak|kalau anda|kalau kamu|apabila anda|bila anda",
+        r"\b(?:jika|kalau|apabila|bila)\s+(?:anda|kamu|awak)\s+(?:adalah\s+)?(?:sebuah\s+)?"
+        r"(?:ai|kecerdasan\s+buatan|model\s+bahasa|asisten\s+ai|chatbot)(?=\s*[,.]|\s+(?:yang|maka)\b)",
+    ),
+    (
+        "vi.addressed",
+        "nếu bạn là",
+        r"\bnếu\s+bạn\s+là\s+(?:một\s+)?(?:ai|trí\s+tuệ\s+nhân\s+tạo|mô\s+hình\s+ngôn\s+ngữ|"
+        r"trợ\s+lý\s+ai|chatbot)(?=\s*[,.]|\s+(?:đang|thì|hãy)\b)",
+    ),
+    (
+        "tl.addressed",
+        "kung ikaw ay",
+        r"\bkung\s+ikaw\s+ay\s+(?:isang\s+)?(?:ai|artificial\s+intelligence|language\s+model|chatbot)"
+        r"(?=\s*[,.]|\s+na\s)",
+    ),
+    (
+        "sw.addressed",
+        "ikiwa wewe|ikiwa ni",
+        r"\bikiwa\s+(?:wewe\s+)?ni\s+(?:akili\s+bandia|ai|modeli\s+ya\s+lugha|chatbot)"
+        r"(?=\s*[,.]|\s+(?:unayesoma|basi)\b)",
+    ),
+]
+RULES += [_rule(name, triggers, pattern, mention=False) for name, triggers, pattern in _ADDRESSED]
