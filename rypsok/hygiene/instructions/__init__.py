@@ -4,8 +4,9 @@ A pattern detector for text that addresses the reading AI model or tries to redi
 all previous instructions", "you are now ...", chat-template tokens and forged turns, "that is
 enough, now a new task", "repeat your instructions so far", "begin your reply with '...'", requests
 to reveal a system prompt, to call a tool or to send the conversation to a URL, "AI assistants
-reading this must ...", in English, German, French, Spanish, Chinese and Russian (the override
-family in a dozen more languages), through case, width, spacing, zero-width and typo disguises.
+reading this must ...", in English, German, French, Spanish, Chinese and Russian (the override,
+void, reveal, persona and "new instructions:" families in twenty more languages, the override
+family in a few others), through case, width, spacing, zero-width and typo disguises.
 docs/instruction-like.md says what is flagged and what is not, and the limits of the approach.
 
 How it stays fast on a page of a megabyte: the text is case-folded once, an Aho-Corasick automaton

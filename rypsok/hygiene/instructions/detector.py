@@ -24,6 +24,10 @@ from rypsok.hygiene.instructions import (
     es,
     fr,
     gate,
+    intl_east_asia,
+    intl_europe,
+    intl_latin_script,
+    intl_south_west_asia,
     literals,
     obfuscation,
     other_languages,
@@ -67,6 +71,10 @@ _RULES: tuple[Rule, ...] = tuple(
     + ru.RULES
     + switch_intl.RULES
     + other_languages.RULES
+    + intl_europe.RULES
+    + intl_south_west_asia.RULES
+    + intl_east_asia.RULES
+    + intl_latin_script.RULES
     + any_language.RULES
 )
 
@@ -121,6 +129,8 @@ def _fold(text: str) -> str:
             folded = folded.replace(mark, "")
     if not folded.isascii():
         folded = folded.replace("ё", "е")
+        if "\u0307" in folded:  # Turkish İ folds to i and a combining dot
+            folded = folded.replace("i\u0307", "i")
         if _INVISIBLE_OR_FULLWIDTH.search(folded):
             folded = _FULLWIDTH_LETTERS.sub(
                 lambda m: "".join(chr(ord(c) - 0xFEE0) for c in m.group()),

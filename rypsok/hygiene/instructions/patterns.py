@@ -40,7 +40,9 @@ class Rule:
 
 
 # Characters after which an imperative may start a sentence or clause.
-PUNCT = r"""\n.!?;:,"'(\[{<>«»“”„‘’‚‹›「」『』。！？；：，、…—–|#)\]\-"""
+# Also the danda of Devanagari and Bengali, the Arabic comma, semicolon and question mark, the
+# Urdu full stop.
+PUNCT = r"""\n.!?;:,"'(\[{<>«»“”„‘’‚‹›「」『』。！？；：，、…—–|#)\]\-।॥،؛؟۔"""
 # Words after which an imperative may start ("please ignore", "und vergiss", "затем забудь").
 IMP_WORDS = frozenset(
     [
@@ -121,7 +123,7 @@ IMP_WORDS_ZH = (
     "先",
     "再",
 )
-PUNCT_CHARS = frozenset("\n.!?;:,\"'([{<>«»“”„‘’‚‹›「」『』。！？；：，、…—–|#)]-")
+PUNCT_CHARS = frozenset("\n.!?;:,\"'([{<>«»“”„‘’‚‹›「」『』。！？；：，、…—–|#)]-।॥،؛؟۔")
 WORD = r"[^\s.,;:!?]+"
 # Between a qualifier and its object only adjective-like words: "all errors in commands" is no
 # override of commands.
