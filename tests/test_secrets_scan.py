@@ -14,7 +14,9 @@ from tests.test_secrets import BENIGN_QUERIES, TOKEN_KINDS, make
 _KEYWORD_TEXT = st.lists(
     st.sampled_from(sorted({k for rule in TOKEN_RULES for k in rule.keywords}))
     | st.text(alphabet=st.sampled_from(list("aksSKhpg_-:.3 xoy29")), max_size=6)
-    | st.text(max_size=4),
+    | st.text(max_size=4)
+    # a lone surrogate ("\ud800" is valid JSON): the scan's automaton reads UTF-8
+    | st.text(alphabet=st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF), max_size=2),
     max_size=8,
 ).map("".join)
 

@@ -309,7 +309,12 @@ def token_rules_for(lowered: str) -> list[_TokenRule]:
     """The token rules, in order, one of whose keywords ``lowered`` holds: the only ones whose
     ``find`` can yield anything. One scan for every keyword (all occurrences, overlapping)
     instead of each rule's own check, which was most of a query's secrets check."""
-    hits = _KEYWORD_SCAN.find_matches_as_indexes(lowered, overlapping=True)
+    try:
+        hits = _KEYWORD_SCAN.find_matches_as_indexes(lowered, overlapping=True)
+    except UnicodeEncodeError:
+        # The automaton reads UTF-8, which a lone surrogate ("\ud800", valid JSON) is not.
+        found = [k for k, keyword in enumerate(_KEYWORDS) if keyword in lowered]
+        hits = [(keyword, 0, 0) for keyword in found]
     if not hits:
         return []
     indexes = {index for keyword, _, _ in hits for index in _RULES_OF_KEYWORD[keyword]}
