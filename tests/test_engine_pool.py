@@ -14,6 +14,14 @@ from tests.engine_servers import EngineServer, Play
 pytestmark = pytest.mark.anyio
 
 
+@pytest.fixture
+def engines():
+    """A server for each test (conftest's is one per module): these tests count the
+    connections open, and an earlier test's handler may still be closing under load."""
+    with EngineServer() as server:
+        yield server
+
+
 async def make_pool(
     max_connections: int = 4, max_idle: int = 4, keepalive_expiry: float = 5.0
 ) -> EnginePool:
