@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import re
 
-from rypsok.hygiene.instructions.patterns import LazyPattern, Rule, fill, trigger_words
+from rypsok.hygiene.instructions.patterns import LINK, LazyPattern, Rule, fill, trigger_words
 
 _USER = r"(?:nutzer\w*|benutzer\w*|anwender\w*|kunde\w*|kundin\w*|leser\w*|user\w*)"
-_ADDRESS = r"(?:https?://|www\.|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\+?\d[\d\s()/.-]{7,}\d)"
+# German numbers are also written 030/1234567.
+_ADDRESS = rf"(?:{LINK}|\+?\d[\d\s()/.-]{{7,}}\d)"
 # What a planted directive asks for, in the du and the Sie form.
 _ACTION = (
     r"(?:leite|leiten\s+sie|sende|schicke?|senden\s+sie|schicken\s+sie|maile|lösche|löschen\s+sie|"

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from rypsok.hygiene.instructions.patterns import LazyPattern, Rule, fill, trigger_words
+from rypsok.hygiene.instructions.patterns import LINK, LazyPattern, Rule, fill, trigger_words
 
 # What a planted directive asks the reader to do.
 _ACTION = (
@@ -31,7 +31,7 @@ _DIRECTIVE = fill(
     A=_ACTION,
 )
 # A literal address: a URL, an e-mail address or a telephone number.
-_ADDRESS = r"(?:https?://|www\.|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\+?\d[\d\s().-]{7,}\d)"
+_ADDRESS = rf"(?:{LINK}|\+?\d[\d\s().-]{{7,}}\d)"
 _TOLD = (
     r"(?:told|given|asked|instructed|taught|shown|programmed|trained|configured|set\s+up|"
     r"said|written)"

@@ -135,8 +135,10 @@ PREPOSITIONS = (
 GAP_WORD = rf"(?!(?:{PREPOSITIONS})\s){WORD}"
 ZH_NOT_PUNCT = r"[^,.!?;:，。！？；：、\n]"
 ZH_IN_SENTENCE = r"[^。！？!?\n]"
+# A written address: a URL, or an e-mail address (an alternation, to go inside a group).
+LINK = r"https?://|www\.|[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
 TARGET = (
-    r"(?:https?://|www\.|[\w.+-]+@[\w-]+(?:\.[\w-]+)+|"
+    rf"(?:{LINK}|"
     r"(?:this|that|the\s+following|the\s+below|the)\s+(?:url|link|address|endpoint|webhook))"
 )
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from rypsok.hygiene.instructions.patterns import (
+    LINK,
     PUNCT,
     ZH_IN_SENTENCE,
     ZH_NOT_PUNCT,
@@ -26,7 +27,7 @@ _ZH_ADDRESSEE = (
     r"大语言模型|语言模型|大模型|llms?|chatgpt|claude|gemini|文心一言|通义千问|kimi|豆包|"
     r"聊天机器人|智能助手)"
 )
-_ZH_TARGET = r"(?:https?://|www\.|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"
+_ZH_TARGET = rf"(?:{LINK})"
 _ZH_DATA = (
     r"(?:对话记录|聊天记录|对话历史|聊天历史|对话内容|会话记录|历史记录|"
     r"用户的?⟨N⟩{0,6}?(?:邮件|消息|对话|聊天|密码|地址|信息|数据|问题|邮箱)|"
