@@ -33,6 +33,7 @@ import anyio
 import mcp_types as types
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.shared.exceptions import MCPError
+from mcp.shared.inbound import MCP_PROTOCOL_VERSION_HEADER
 from mcp.shared.jsonrpc_dispatcher import (
     cancelled_request_id_from_params,
     progress_token_from_params,
@@ -133,14 +134,14 @@ def unsupported_version(scope: Scope, message: Any) -> bytes | None:
     (status 400, as MCP asks). The SDK took such a request for a 2026-07-28 one and refused it
     for lacking that revision's envelope in ``params._meta``, which misleads a client whose
     only fault is the header."""
+    header = MCP_PROTOCOL_VERSION_HEADER.encode("ascii")
     requested = next(
-        (v.decode("latin-1") for k, v in scope["headers"] if k.lower() == b"mcp-protocol-version"),
-        None,
+        (v.decode("latin-1") for k, v in scope["headers"] if k.lower() == header), None
     )
     if requested is None or requested in SUPPORTED_PROTOCOL_VERSIONS:
         return None
     request_id = message.get("id") if isinstance(message, dict) else None
-    if not isinstance(request_id, (str, int)) or isinstance(request_id, bool):
+    if not wire.readable_id(request_id):
         request_id = None
     data = {"supported": list(SUPPORTED_PROTOCOL_VERSIONS), "requested": requested[:100]}
     error = {"code": types.UNSUPPORTED_PROTOCOL_VERSION, "message": "Unsupported protocol version"}

@@ -368,7 +368,8 @@ def first_unreadable(value: Any, depth: int = 1) -> Found | None:
 # Judging a line
 
 
-def _readable_id(value: Any) -> bool:
+def readable_id(value: Any) -> bool:
+    """A JSON-RPC id rypsok answers under: a string or an integer (not a boolean)."""
     return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
 
 
@@ -484,7 +485,7 @@ def _judge_oversized(line: long_line.Oversized) -> Verdict:
     found = long_line.read_ends(line)
     why = f"a line is longer than {MAX_LINE_BYTES} bytes"
     request_id = found.get(("id",))
-    if not _readable_id(request_id):
+    if not readable_id(request_id):
         return Answer(None, rpc_error(None, types.INVALID_REQUEST, why))
     if found.get(("method",)) == "tools/call":
         name = found.get(("params", "name"))
@@ -542,7 +543,7 @@ def _where(found: Found) -> str:
 def _judge_request(message: dict[str, Any]) -> Verdict:
     has_id = "id" in message
     request_id = message.get("id")
-    if has_id and not _readable_id(request_id):
+    if has_id and not readable_id(request_id):
         why = "id must be a string or an integer"
         return Answer(None, rpc_error(None, types.INVALID_REQUEST, why))
     method = message.get("method")
