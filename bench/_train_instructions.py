@@ -109,15 +109,25 @@ class Corpus:
                 self.piece_bytes.append(normalise(_fold(piece)))
                 self.piece_text.append(index)
         self.piece_text_arr = np.array(self.piece_text)
-        self.pieces_of: dict[int, list[int]] = collections.defaultdict(list)
-        for piece, text_index in enumerate(self.piece_text):
-            self.pieces_of[text_index].append(piece)
 
     def vocabulary(self, trained: list[int]) -> dict[str, int]:
         """Candidate features with their source mask (bit per source), counted on the pieces of
         the texts in ``trained``, kept when in at least MIN_TEXTS texts."""
         bit = {source: 1 << i for i, source in enumerate(self.sources)}
         texts_with: collections.Counter[str] = collections.Counter()
+        # The clean texts written for this project, language by language (below).
+        language_texts: collections.Counter[str] = collections.Counter()
+        in_language: dict[str, collections.Counter[str]] = collections.defaultdict(
+            collections.Counter
+        )
+
+        def count(text_index: int, seen: set[str]) -> None:
+            texts_with.update(seen)
+            text = self.texts[text_index]
+            if text.language and text.language != "en" and not text.label:
+                language_texts[text.language] += 1
+                in_language[text.language].update(seen)
+
         mask: dict[str, int] = {}
         trained_set = set(trained)
         seen_in_text: set[str] = set()
@@ -126,11 +136,13 @@ class Corpus:
             if text_index not in trained_set:
                 continue
             if text_index != last:
-                texts_with.update(seen_in_text)
+                if last != -1:
+                    count(last, seen_in_text)
                 seen_in_text = set()
                 last = text_index
             seen_in_text |= candidates(piece)
-        texts_with.update(seen_in_text)
+        if last != -1:
+            count(last, seen_in_text)
         # Words in more than MAX_CLEAN_SHARE of the clean pieces ("and", "the") would learn the
         # length of a text, not what it says: attacks are short, web pieces full length.
         clean_pieces = sum(
@@ -143,15 +155,6 @@ class Corpus:
         # The same for each language of the clean texts written for this project: the web's
         # clean pieces are mostly English and German, so "है", "bu" or "ako" pass the share
         # above while they are in every other sentence of Hindi, Turkish or Tagalog.
-        language_texts: collections.Counter[str] = collections.Counter()
-        in_language: dict[str, collections.Counter[str]] = collections.defaultdict(
-            collections.Counter
-        )
-        for text_index in trained_set:
-            text = self.texts[text_index]
-            if text.language and text.language != "en" and not text.label:
-                language_texts[text.language] += 1
-                in_language[text.language].update(self.text_candidates(text_index))
         common = {
             f
             for language, counts in in_language.items()
@@ -172,12 +175,6 @@ class Corpus:
             for feature in candidates(piece) & kept:
                 mask[feature] = mask.get(feature, 0) | source_bit
         return mask
-
-    def text_candidates(self, text_index: int) -> set[str]:
-        found: set[str] = set()
-        for piece in self.pieces_of[text_index]:
-            found |= candidates(self.piece_bytes[piece])
-        return found
 
     def matrix(self, features: list[str], rows: np.ndarray) -> sp.csr_matrix:
         """Feature counts of the pieces in ``rows``, found by the scorer's own automaton."""
@@ -253,15 +250,15 @@ def sample_weights(texts: list[data.Text], piece_text: np.ndarray, rows: np.ndar
     return weights / weights.mean()
 
 
-def fit(x: sp.csr_matrix, y: np.ndarray, weights: np.ndarray) -> LogisticRegression:
+def fit(x: sp.csr_matrix, y: np.ndarray, weights: np.ndarray, c: float) -> LogisticRegression:
     model = LogisticRegression(
-        l1_ratio=L1_RATIO, C=C, solver="liblinear", random_state=SEED, max_iter=200
+        l1_ratio=L1_RATIO, C=c, solver="liblinear", random_state=SEED, max_iter=200
     )
     model.fit(x, y, sample_weight=weights)
     return model
 
 
-def train(corpus: Corpus, held_out: str | None) -> tuple[dict[str, float], float]:
+def train(corpus: Corpus, held_out: str | None, c: float = C) -> tuple[dict[str, float], float]:
     """Features and weights, and the bias, trained on every positive source but ``held_out`` and
     the clean training folds."""
     texts = corpus.texts
@@ -293,7 +290,7 @@ def train(corpus: Corpus, held_out: str | None) -> tuple[dict[str, float], float
     x = corpus.matrix(features, rows)
     labels = np.array([t.label for t in texts])
     y = labels[corpus.piece_text_arr[rows]]
-    model = fit(x, y, sample_weights(texts, corpus.piece_text_arr, rows))
+    model = fit(x, y, sample_weights(texts, corpus.piece_text_arr, rows), c)
     # Second round: of each positive text, only its best-scoring pieces.
     scores = x @ model.coef_[0] + model.intercept_[0]
     best: dict[int, list[tuple[float, int]]] = collections.defaultdict(list)
@@ -307,7 +304,7 @@ def train(corpus: Corpus, held_out: str | None) -> tuple[dict[str, float], float
     )
     rows = rows[second]
     y = labels[corpus.piece_text_arr[rows]]
-    model = fit(x[second], y, sample_weights(texts, corpus.piece_text_arr, rows))
+    model = fit(x[second], y, sample_weights(texts, corpus.piece_text_arr, rows), c)
     coef = model.coef_[0]
     kept = {
         features[i]: round(float(coef[i]), 4)
@@ -403,13 +400,13 @@ def scorer_decides(texts: list[str]) -> list[str]:
 
 
 def loso(
-    corpus: Corpus, clean: Clean, sources: Iterable[str]
+    corpus: Corpus, clean: Clean, sources: Iterable[str], c: float = C
 ) -> list[tuple[str, int, float, float, float, float]]:
     """For each held-out source: (source, n, rules, scorer, rules or scorer, threshold)."""
     table = []
     for source in sources:
         started = time.perf_counter()
-        features, bias = train(corpus, source)
+        features, bias = train(corpus, source, c)
         scorer = LinearScorer(features, bias, WINDOW)
         threshold = clean.threshold(scorer)
         texts = [t.text for t in corpus.texts if t.source == source]
@@ -466,7 +463,6 @@ def write_model(features: dict[str, float], bias: float, threshold: float, meta:
 
 
 def main() -> None:
-    global C
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-loso", action="store_true", help="skip the leave-one-source-out run")
     parser.add_argument("--no-write", action="store_true", help="do not write the model file")
@@ -486,7 +482,6 @@ def main() -> None:
         "--c", type=float, default=C, help=f"the inverse regularisation (default {C})"
     )
     args = parser.parse_args()
-    C = args.c
     started = time.perf_counter()
     texts = data.positives() + data.clean(args.with_trafilatura) + data.fixture()
     if args.with_synthetic:
@@ -500,8 +495,8 @@ def main() -> None:
     )
     if not args.no_loso:
         print("Leave one source out (recall on the held-out source):")
-        loso(corpus, clean, args.only.split(",") if args.only else data.HELD_OUT_SOURCES)
-    features, bias = train(corpus, None)
+        loso(corpus, clean, args.only.split(",") if args.only else data.HELD_OUT_SOURCES, args.c)
+    features, bias = train(corpus, None, args.c)
     scorer = LinearScorer(features, bias, WINDOW)
     threshold = clean.threshold(scorer)
     print(f"shipped model: {len(features)} features, bias {bias}, threshold {threshold:.3f}")
@@ -509,7 +504,7 @@ def main() -> None:
     counts = collections.Counter((t.source, t.label) for t in texts)
     meta = {
         "seed": SEED,
-        "C": C,
+        "C": args.c,
         "trainer": "bench/_train_instructions.py",
         "texts": {
             f"{s}{'' if label else ' (clean)'}": n for (s, label), n in sorted(counts.items())
