@@ -100,6 +100,16 @@ def median(values: Sequence[float]) -> float:
     return statistics.median(values)
 
 
+def best_of(repeats: int, run: Callable[[], object]) -> float:
+    """Seconds of the fastest of ``repeats`` runs (the machine may be busy with other work)."""
+    fastest = float("inf")
+    for _ in range(repeats):
+        started = time.perf_counter()
+        run()
+        fastest = min(fastest, time.perf_counter() - started)
+    return fastest
+
+
 LATENCY_STATS = (
     median,
     lambda values: percentile(values, 90),

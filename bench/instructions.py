@@ -28,6 +28,8 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 
+from _common import best_of
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -104,16 +106,6 @@ def quality(rows: list[dict]) -> None:
         print(f"  {kind} {row['lang']} {row['split']:<9} {text}{why}")
     if not wrong:
         print("  none")
-
-
-def best_of(repeats: int, run: Callable[[], object]) -> float:
-    """Seconds of the fastest of ``repeats`` runs (the machine may be busy with other work)."""
-    fastest = float("inf")
-    for _ in range(repeats):
-        started = time.perf_counter()
-        run()
-        fastest = min(fastest, time.perf_counter() - started)
-    return fastest
 
 
 def per_item_microseconds(

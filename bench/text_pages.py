@@ -16,9 +16,8 @@ Each figure is the best of three; the ratio is to ``clean_content`` on the same 
 from __future__ import annotations
 
 import argparse
-import time
-from collections.abc import Callable
 
+from _common import best_of
 from fetch import markdown_page as readme
 
 from rypsok.hygiene.text import clean_content
@@ -33,15 +32,6 @@ SENTENCES = {
 }
 
 
-def best_of(function: Callable[[str], object], text: str, runs: int = 3) -> float:
-    times = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        function(text)
-        times.append(time.perf_counter() - started)
-    return min(times)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--megabytes", type=float, default=5.0)
@@ -54,10 +44,10 @@ def main() -> None:
     header = ["document", "clean_content", "markdown", "ratio", "plain", "ratio", "inert", "ratio"]
     print("".join(f"{h:>14}" for h in header))
     for name, text in texts.items():
-        cleaning = best_of(clean_content, text)
-        judged = best_of(lambda page: markdown_page(page, PAGE_URL), text)
-        plain = best_of(plain_text_page, text)
-        escaped = best_of(inert, text)
+        cleaning = best_of(3, lambda text=text: clean_content(text))
+        judged = best_of(3, lambda text=text: markdown_page(text, PAGE_URL))
+        plain = best_of(3, lambda text=text: plain_text_page(text))
+        escaped = best_of(3, lambda text=text: inert(text))
         row = [cleaning, judged, judged / cleaning, plain, plain / cleaning]
         row += [escaped, escaped / cleaning]
         print(f"{name:>14}" + "".join(f"{value:>14.3f}" for value in row))
