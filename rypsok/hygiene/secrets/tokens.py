@@ -311,13 +311,13 @@ def token_rules_for(lowered: str) -> list[_TokenRule]:
     instead of each rule's own check, which was most of a query's secrets check."""
     try:
         hits = _KEYWORD_SCAN.find_matches_as_indexes(lowered, overlapping=True)
+        keywords = {keyword for keyword, _, _ in hits}
     except UnicodeEncodeError:
         # The automaton reads UTF-8, which a lone surrogate ("\ud800", valid JSON) is not.
-        found = [k for k, keyword in enumerate(_KEYWORDS) if keyword in lowered]
-        hits = [(keyword, 0, 0) for keyword in found]
-    if not hits:
+        keywords = {k for k, keyword in enumerate(_KEYWORDS) if keyword in lowered}
+    if not keywords:
         return []
-    indexes = {index for keyword, _, _ in hits for index in _RULES_OF_KEYWORD[keyword]}
+    indexes = {index for keyword in keywords for index in _RULES_OF_KEYWORD[keyword]}
     return [TOKEN_RULES[index] for index in sorted(indexes)]
 
 
