@@ -11,15 +11,10 @@ and "do not forget" (อย่าลืม) is not "forget".
 
 from __future__ import annotations
 
-import re
-
-from rypsok.hygiene.instructions.intl_shapes import declared_void, header, persona
+from rypsok.hygiene.instructions.intl_shapes import declared_void, header, persona, rule
 from rypsok.hygiene.instructions.patterns import (
     ZH_NOT_PUNCT,
-    LazyPattern,
-    Rule,
     fill,
-    trigger_words,
 )
 
 _STRONG = r"(?<![a-z])(?:dan|jailbreak|developer\s+mode)(?![a-z])"
@@ -85,13 +80,9 @@ _TH_UNRESTRICTED = r"(?:ไม่มี|ปราศจาก|ไร้|ไม�
 _TH_STRONG = rf"(?:โหมดนักพัฒนา|{_STRONG})"
 
 
-def _rule(name: str, triggers: str, pattern: str, mention: bool = True) -> Rule:
-    return Rule(name, trigger_words(triggers), LazyPattern(pattern, re.M), mention_veto=mention)
-
-
 RULES = [
     # Japanese
-    _rule(
+    rule(
         "ja.override",
         "無視|破棄|忘れ|従わ|守ら|気にし|従う",
         fill(
@@ -105,7 +96,7 @@ RULES = [
             N=ZH_NOT_PUNCT,
         ),
     ),
-    _rule(
+    rule(
         "ja.override_everything",
         "無視|破棄|忘れ|従わ|守ら|気にし|従う",
         fill(
@@ -117,7 +108,7 @@ RULES = [
             TEEND=_JA_TE_END,
         ),
     ),
-    _rule(
+    rule(
         "ja.instructions_void",
         "無効|取り消され|廃止され|適用されません|破棄され",
         declared_void(
@@ -126,7 +117,7 @@ RULES = [
         ),
         mention=False,
     ),
-    _rule(
+    rule(
         "ja.reveal_prompt",
         "システムプロンプト|システムメッセージ|初期指示|最初の指示|元の指示|隠された指示|内部の指示|"
         "system prompt|初期プロンプト",
@@ -138,7 +129,7 @@ RULES = [
             r"しなさい)(?=\s*(?:[。！!、,\n]|$)))",
         ),
     ),
-    _rule(
+    rule(
         "ja.identity",
         "あなたは|君は|お前は|今から|これから|今日から",
         persona(
@@ -150,7 +141,7 @@ RULES = [
             r"を|できます|有効",
         ),
     ),
-    _rule(
+    rule(
         "ja.new_instructions",
         "新しい|新たな|あなたの新しい",
         header(r"(?:新しい|新たな)(?:システム)?(?:指示|命令|指令)")
@@ -158,7 +149,7 @@ RULES = [
         mention=False,
     ),
     # Korean
-    _rule(
+    rule(
         "ko.override",
         "지시|지침|명령|프롬프트|지령|규칙",
         fill(
@@ -172,7 +163,7 @@ RULES = [
             ANDEND=_KO_AND_END,
         ),
     ),
-    _rule(
+    rule(
         "ko.instructions_void",
         "지시|지침|명령",
         declared_void(
@@ -181,7 +172,7 @@ RULES = [
         ),
         mention=False,
     ),
-    _rule(
+    rule(
         "ko.reveal_prompt",
         "시스템 프롬프트|시스템프롬프트|시스템 메시지|초기 지시|원래 지시|숨겨진 지시|초기 지침|"
         "system prompt",
@@ -192,7 +183,7 @@ RULES = [
             r"(?=\s*(?:[.!?,\n]|$))",
         ),
     ),
-    _rule(
+    rule(
         "ko.identity",
         "너는|당신은|넌|이제|지금부터|앞으로|오늘부터",
         persona(
@@ -204,7 +195,7 @@ RULES = [
             r"를|을|켜|활성화|할\s*수",
         ),
     ),
-    _rule(
+    rule(
         "ko.new_instructions",
         "새로운|새 지시|새 명령|새 지침|새로운 임무",
         header(r"(?:새로운|새)\s*(?:시스템\s*)?(?:지시|지침|명령)(?:사항)?")
@@ -212,7 +203,7 @@ RULES = [
         mention=False,
     ),
     # Thai
-    _rule(
+    rule(
         "th.override",
         "เพิกเฉย|ละเว้น|ละเลย|ไม่ต้องสนใจ|ไม่สนใจ|อย่าสนใจ|ลืม|ลบล้าง|ไม่ต้องทำตาม|อย่าทำตาม|ไม่ต้องปฏิบัติตาม|อย่าปฏิบัติตาม|เมินเฉย",
         fill(
@@ -223,7 +214,7 @@ RULES = [
             Q=_TH_QUAL,
         ),
     ),
-    _rule(
+    rule(
         "th.instructions_void",
         "คำสั่ง|คำแนะนำ",
         declared_void(
@@ -232,7 +223,7 @@ RULES = [
         ),
         mention=False,
     ),
-    _rule(
+    rule(
         "th.reveal_prompt",
         "พรอมต์ระบบ|พรอมท์ระบบ|system prompt|ข้อความระบบ|คำสั่งเริ่มต้น|คำสั่งดั้งเดิม|คำแนะนำเริ่มต้น|คำสั่งที่ซ่อน",
         fill(
@@ -241,7 +232,7 @@ RULES = [
             r"คำแนะนำเริ่มต้น|คำสั่งที่ซ่อน(?:อยู่)?)\s*ของคุณ))",
         ),
     ),
-    _rule(
+    rule(
         "th.identity",
         "ตอนนี้คุณ|จากนี้ไป|ต่อจากนี้|นับจากนี้|ตอนนี้ คุณ",
         persona(
@@ -252,7 +243,7 @@ RULES = [
             r"สามารถ|เปิด|ได้",
         ),
     ),
-    _rule(
+    rule(
         "th.new_instructions",
         "คำสั่งใหม่|คำแนะนำใหม่|งานใหม่ของคุณ",
         header(r"(?:คำสั่ง|คำแนะนำ)ใหม่") + r"|งานใหม่ของคุณ(?:คือ|\s*:)",
@@ -279,4 +270,4 @@ _ADDRESSED = [
         r"(?:ถ้า|หาก)คุณเป็น\s*(?:ai|ปัญญาประดิษฐ์|โมเดลภาษา|ผู้ช่วย\s*ai|แชทบอท)(?=\s|$|ที่)",
     ),
 ]
-RULES += [_rule(name, triggers, pattern, mention=False) for name, triggers, pattern in _ADDRESSED]
+RULES += [rule(name, triggers, pattern, mention=False) for name, triggers, pattern in _ADDRESSED]

@@ -7,16 +7,18 @@ Pan/Pani, Ukrainian and Greek plural of politeness)."""
 
 from __future__ import annotations
 
-import re
-
-from rypsok.hygiene.instructions.intl_shapes import declared_void, greek, header, persona, turkish
+from rypsok.hygiene.instructions.intl_shapes import (
+    declared_void,
+    greek,
+    header,
+    persona,
+    rule,
+    turkish,
+)
 from rypsok.hygiene.instructions.patterns import (
     WORD,
-    LazyPattern,
-    Rule,
     fill,
     override_pattern,
-    trigger_words,
 )
 
 _STRONG = r"(?<![a-z])(?:dan|jailbreak|developer\s+mode)(?![a-z])"
@@ -26,16 +28,6 @@ _GAP = (
     r"(?:(?!(?:in|nel|nella|nei|negli|nello|no|na|nos|nas|em|w|we|в|у|στο|στην|στη|σε|op|aan)\s)"
     rf"{WORD}\s+){{0,3}}?"
 )
-
-
-def _rule(name: str, triggers: str, pattern: str, mention: bool = True, topic: bool = False):
-    return Rule(
-        name,
-        trigger_words(triggers),
-        LazyPattern(pattern, re.M),
-        mention_veto=mention,
-        topic_veto=topic,
-    )
 
 
 def _reveal(verbs: str, objects: str) -> str:
@@ -76,7 +68,7 @@ _EL_AI = greek(r"(?:τεχνητή\s+νοημοσύνη|(?<![a-z])ai(?![a-z])|β
 
 RULES = [
     # Italian
-    _rule(
+    rule(
         "it.override_everything",
         "dimentica|dimentichi|dimenticate|ignora|ignori|ignorate",
         fill(
@@ -86,7 +78,7 @@ RULES = [
             r"(?:sopra|quello\s+sopra|ciò\s+che\s+precede|il\s+resto)\b))",
         ),
     ),
-    _rule(
+    rule(
         "it.instructions_void",
         "istruzioni|regole|direttive|indicazioni",
         declared_void(
@@ -96,7 +88,7 @@ RULES = [
         ),
         mention=False,
     ),
-    _rule(
+    rule(
         "it.reveal_prompt",
         "prompt di|prompt del|system prompt|messaggio di sistema|istruzioni",
         _reveal(
@@ -106,7 +98,7 @@ RULES = [
             r"istruzioni\s+(?:iniziali|originali|nascoste|segrete|di\s+sistema|interne)",
         ),
     ),
-    _rule(
+    rule(
         "it.identity",
         "d'ora in poi|da ora in poi|da adesso|da questo momento|ora sei|adesso sei|sei ora|"
         "lei è ora|ora lei è|ora,|adesso,|in poi,|questo momento,",
@@ -120,7 +112,7 @@ RULES = [
             r"puoi|può|attiva|attivare|abilita",
         ),
     ),
-    _rule(
+    rule(
         "it.new_instructions",
         "nuove istruzioni|nuove regole|nuovo compito|tuo nuovo|suo nuovo",
         header(r"nuove\s+(?:istruzioni|direttive)(?:\s+di\s+sistema)?")
@@ -128,7 +120,7 @@ RULES = [
         mention=False,
     ),
     # Portuguese
-    _rule(
+    rule(
         "pt.override_everything",
         "esqueça|esqueca|esquece|esqueçam|ignora",
         fill(
@@ -137,7 +129,7 @@ RULES = [
             r"ordenado|instruído|escrito)|(?:acima|anterior|antes\s+disso|o\s+que\s+veio\s+antes))\b)",
         ),
     ),
-    _rule(
+    rule(
         "pt.instructions_void",
         "instruções|instrucoes|regras|diretrizes|orientações",
         declared_void(
@@ -149,7 +141,7 @@ RULES = [
         ),
         mention=False,
     ),
-    _rule(
+    rule(
         "pt.reveal_prompt",
         "prompt do|prompt de|system prompt|mensagem do sistema|instruções|instrucoes",
         _reveal(
@@ -160,7 +152,7 @@ RULES = [
             r"internas)",
         ),
     ),
-    _rule(
+    rule(
         "pt.identity",
         "a partir de agora|de agora em diante|agora você|agora és|agora tu|você agora|"
         "você é agora|o senhor é agora|a senhora é agora|agora o senhor|agora a senhora|agora,|em diante,",
@@ -175,7 +167,7 @@ RULES = [
             r"pode|podes|ativar|ative|habilitar",
         ),
     ),
-    _rule(
+    rule(
         "pt.new_instructions",
         "novas instruções|novas instrucoes|nova tarefa|sua nova|tua nova",
         header(r"novas\s+(?:instruções|instrucoes|diretrizes)(?:\s+do\s+sistema)?")
@@ -183,7 +175,7 @@ RULES = [
         mention=False,
     ),
     # Dutch
-    _rule(
+    rule(
         "nl.override_everything",
         "vergeet|negeer",
         fill(
@@ -192,7 +184,7 @@ RULES = [
             r"gevraagd)|hierboven|wat\s+hierboven\s+staat|daarvoor|van\s+hiervoor)\b)",
         ),
     ),
-    _rule(
+    rule(
         "nl.instructions_void",
         "instructies|regels|richtlijnen|opdrachten",
         declared_void(
@@ -202,7 +194,7 @@ RULES = [
         ),
         mention=False,
     ),
-    _rule(
+    rule(
         "nl.reveal_prompt",
         "systeemprompt|systeem-prompt|systeembericht|systeeminstructies|system prompt|instructies",
         _reveal(
@@ -212,7 +204,7 @@ RULES = [
             r"(?:oorspronkelijke|originele|initiële|eerste|verborgen|geheime|interne)\s+instructies",
         ),
     ),
-    _rule(
+    rule(
         "nl.identity",
         "vanaf nu|je bent nu|jij bent nu|u bent nu|ben je nu|bent u nu",
         persona(
@@ -225,7 +217,7 @@ RULES = [
             r"kunt|kan|inschakelen|activeren|zet",
         ),
     ),
-    _rule(
+    rule(
         "nl.new_instructions",
         "nieuwe instructies|nieuwe opdracht|nieuwe taak|nieuwe systeeminstructies",
         header(r"nieuwe\s+(?:instructies|systeeminstructies)")
@@ -233,7 +225,7 @@ RULES = [
         mention=False,
     ),
     # Polish
-    _rule(
+    rule(
         "pl.override_everything",
         "zapomnij|zapomnijcie|zapomnieć|zignoruj|zignorować|zapomni",
         fill(
@@ -243,7 +235,7 @@ RULES = [
             r"polecono)|co\s+(?:było\s+)?(?:powyżej|wcześniej)|powyżej|wcześniej)\b)",
         ),
     ),
-    _rule(
+    rule(
         "pl.instructions_void",
         "instrukcje|polecenia|zasady|reguły|wytyczne",
         declared_void(
@@ -255,7 +247,7 @@ RULES = [
         ),
         mention=False,
     ),
-    _rule(
+    rule(
         "pl.reveal_prompt",
         "prompt systemowy|promptu systemowego|systemowy prompt|system prompt|wiadomość systemową|instrukcje",
         _reveal(
@@ -265,7 +257,7 @@ RULES = [
             r"system\s+prompt|(?:początkowe|oryginalne|ukryte|tajne|systemowe|wewnętrzne)\s+instrukcje",
         ),
     ),
-    _rule(
+    rule(
         "pl.identity",
         "od teraz|od tej chwili|od dziś|teraz jesteś|jesteś teraz|jest pan teraz|jest pani teraz|teraz,|chwili,|dziś,",
         persona(
@@ -278,7 +270,7 @@ RULES = [
             r"możesz|może|włącz|włączyć|aktywuj",
         ),
     ),
-    _rule(
+    rule(
         "pl.new_instructions",
         "nowe instrukcje|nowe polecenia|nowe zadanie|nowym zadaniem",
         header(r"nowe\s+(?:instrukcje|polecenia)(?:\s+systemowe)?")
@@ -286,7 +278,7 @@ RULES = [
         mention=False,
     ),
     # Turkish
-    _rule(
+    rule(
         "tr.override",
         "talimat|yönerge|komut|istem|emir|emr|direktif",
         turkish(
@@ -299,7 +291,7 @@ RULES = [
             )
         ),
     ),
-    _rule(
+    rule(
         "tr.override_everything",
         "her şeyi|yukarıdakiler|öncekiler|söylenenler|şimdiye kadar",
         turkish(
@@ -311,7 +303,7 @@ RULES = [
             )
         ),
     ),
-    _rule(
+    rule(
         "tr.instructions_void",
         "talimat|kural",
         turkish(
@@ -322,7 +314,7 @@ RULES = [
         ),
         mention=False,
     ),
-    _rule(
+    rule(
         "tr.reveal_prompt",
         "sistem istem|sistem prompt|system prompt|ilk talimat|orijinal talimat|gizli talimat",
         turkish(
@@ -335,7 +327,7 @@ RULES = [
             )
         ),
     ),
-    _rule(
+    rule(
         "tr.identity",
         "artık|bundan sonra|şu andan itibaren|şimdi",
         turkish(
@@ -349,7 +341,7 @@ RULES = [
             )
         ),
     ),
-    _rule(
+    rule(
         "tr.new_instructions",
         "yeni talimat|yeni görev|yeni görevin|yeni göreviniz",
         turkish(
@@ -358,13 +350,13 @@ RULES = [
         mention=False,
     ),
     # Ukrainian
-    _rule(
+    rule(
         "uk.override",
         "ігнор|проігнор|забудь|не зважа|відкинь|не викону|дотримуй|не слідуй|знехтуй|скасуй",
         override_pattern(_UK_VERBS, _UK_QUALS, _UK_OBJECTS),
         topic=True,
     ),
-    _rule(
+    rule(
         "uk.override_everything",
         "забудь|ігноруй",
         fill(
@@ -373,7 +365,7 @@ RULES = [
             r"вищесказане|вище)\b)",
         ),
     ),
-    _rule(
+    rule(
         "uk.instructions_void",
         "твої|ваші",
         declared_void(
@@ -382,7 +374,7 @@ RULES = [
         ),
         mention=False,
     ),
-    _rule(
+    rule(
         "uk.reveal_prompt",
         "системний промпт|системного промпт|системному промпт|системним промпт|повідомлен|інструкці|"
         "початков|первинн|прихован|таємн|внутрішн",
@@ -393,7 +385,7 @@ RULES = [
             r"внутрішн)\w*\s+(?:інструкці|правил|вказів|промпт)\w*",
         ),
     ),
-    _rule(
+    rule(
         "uk.identity",
         "тепер ти|тепер ви|віднині|з цього моменту|відтепер|ти тепер|ви тепер|тепер,|віднині,|відтепер,|моменту,",
         persona(
@@ -406,7 +398,7 @@ RULES = [
             r"можеш|можете|увімкн|активу",
         ),
     ),
-    _rule(
+    rule(
         "uk.new_instructions",
         "нові інструкції|нові вказівки|нове завдання|твоє нове|ваше нове",
         header(r"нові\s+(?:інструкції|вказівки|системні\s+інструкції)")
@@ -414,13 +406,13 @@ RULES = [
         mention=False,
     ),
     # Greek
-    _rule(
+    rule(
         "el.override",
         "αγν|ξέχ|ξεχ|παράβλ|παραβλ|μην ακολουθ|μην τηρ|απόρρ|απορρ|ακύρ|ακυρ",
         override_pattern(_EL_VERBS, _EL_QUALS, _EL_OBJECTS),
         topic=True,
     ),
-    _rule(
+    rule(
         "el.reveal_prompt",
         "συστήματ|συστηματ|system prompt|αρχικ|κρυφ|μυστικ",
         _reveal(
@@ -434,7 +426,7 @@ RULES = [
             ),
         ),
     ),
-    _rule(
+    rule(
         "el.identity",
         "από τώρα|απο τωρα|τώρα είσαι|τωρα εισαι|είσαι τώρα|εισαι τωρα|τώρα είστε|τωρα ειστε|τώρα,|τωρα,|εξήσ|εξησ",
         persona(
@@ -451,7 +443,7 @@ RULES = [
             r"μπορείς|μπορείτε|ενεργοποι",
         ),
     ),
-    _rule(
+    rule(
         "el.new_instructions",
         "νέεσ οδηγ|νεεσ οδηγ|νέα σου|νεα σου|νέα σασ|νεα σασ",
         header(greek(r"νέες\s+(?:οδηγίες|εντολές)"))
@@ -510,4 +502,4 @@ _ADDRESSED = [
         ),
     ),
 ]
-RULES += [_rule(name, triggers, pattern, mention=False) for name, triggers, pattern in _ADDRESSED]
+RULES += [rule(name, triggers, pattern, mention=False) for name, triggers, pattern in _ADDRESSED]

@@ -10,17 +10,11 @@ also "skip" (a manual's "skip the steps above"): it needs "all" or "your" or "pr
 
 from __future__ import annotations
 
-import re
-
-from rypsok.hygiene.instructions.intl_shapes import declared_void, header, persona
-from rypsok.hygiene.instructions.patterns import LazyPattern, Rule, fill, trigger_words
+from rypsok.hygiene.instructions.intl_shapes import declared_void, header, persona, rule
+from rypsok.hygiene.instructions.patterns import fill
 
 _STRONG = r"(?<![a-z])(?:dan|jailbreak|developer\s+mode)(?![a-z])"
 _W = r"[^\s.,;:!?]+"
-
-
-def _rule(name: str, triggers: str, pattern: str, mention: bool = True) -> Rule:
-    return Rule(name, trigger_words(triggers), LazyPattern(pattern, re.M), mention_veto=mention)
 
 
 # Indonesian and Malay ---------------------------------------------------------------------------
@@ -92,7 +86,7 @@ _SW_UNRESTRICTED = (
 
 RULES = [
     # Indonesian and Malay
-    _rule(
+    rule(
         "id.override",
         "abaikan|lupakan|jangan|acuhkan|tinggalkan|buang|batalkan|kesampingkan|tidak usah",
         fill(
@@ -107,7 +101,7 @@ RULES = [
             T=_ID_TOPIC,
         ),
     ),
-    _rule(
+    rule(
         "id.override_everything",
         "lupakan|abaikan",
         fill(
@@ -117,7 +111,7 @@ RULES = [
             r"(?:yang\s+)?sebelumnya|sebelum\s+ini)\b)",
         ),
     ),
-    _rule(
+    rule(
         "id.instructions_void",
         "instruksi|petunjuk|arahan|perintah|aturan",
         declared_void(
@@ -128,7 +122,7 @@ RULES = [
         ),
         mention=False,
     ),
-    _rule(
+    rule(
         "id.reveal_prompt",
         "prompt sistem|system prompt|pesan sistem|instruksi|petunjuk|arahan",
         fill(
@@ -139,7 +133,7 @@ RULES = [
             W=_W,
         ),
     ),
-    _rule(
+    rule(
         "id.identity",
         "mulai sekarang|mulai saat ini|mulai hari ini|dari sekarang|sekarang kamu|sekarang anda|"
         "sekarang awak|kamu sekarang|anda sekarang|sekarang,|saat ini,|hari ini,",
@@ -152,7 +146,7 @@ RULES = [
             r"bisa|dapat|aktifkan|mengaktifkan|nyalakan|boleh",
         ),
     ),
-    _rule(
+    rule(
         "id.new_instructions",
         "instruksi baru|petunjuk baru|arahan baru|perintah baru|tugas baru",
         header(r"(?:instruksi|petunjuk|arahan|perintah)\s+(?:sistem\s+)?baru")
@@ -160,7 +154,7 @@ RULES = [
         mention=False,
     ),
     # Vietnamese
-    _rule(
+    rule(
         "vi.override",
         "bỏ qua|phớt lờ|lờ đi|quên|đừng tuân|không tuân|đừng làm theo|gạt bỏ|hủy bỏ|huỷ bỏ",
         fill(
@@ -176,7 +170,7 @@ RULES = [
             W=_W,
         ),
     ),
-    _rule(
+    rule(
         "vi.override_everything",
         "quên",
         fill(
@@ -186,7 +180,7 @@ RULES = [
             L=_VI_LEAD,
         ),
     ),
-    _rule(
+    rule(
         "vi.instructions_void",
         "hướng dẫn|chỉ dẫn|chỉ thị|quy tắc",
         declared_void(
@@ -196,7 +190,7 @@ RULES = [
         ),
         mention=False,
     ),
-    _rule(
+    rule(
         "vi.reveal_prompt",
         "lời nhắc hệ thống|system prompt|prompt hệ thống|hướng dẫn ban đầu|chỉ dẫn ban đầu|"
         "hướng dẫn gốc|thông điệp hệ thống|chỉ thị hệ thống",
@@ -209,7 +203,7 @@ RULES = [
             W=_W,
         ),
     ),
-    _rule(
+    rule(
         "vi.identity",
         "từ giờ|từ bây giờ|kể từ bây giờ|từ nay|bây giờ bạn|bạn bây giờ|giờ bạn|bạn giờ|giờ,|nay,|trở đi,|giờ đây",
         persona(
@@ -221,7 +215,7 @@ RULES = [
             r"có\s+thể|bật|kích\s+hoạt",
         ),
     ),
-    _rule(
+    rule(
         "vi.new_instructions",
         "hướng dẫn mới|chỉ dẫn mới|chỉ thị mới|nhiệm vụ mới|lệnh mới",
         header(r"(?:hướng\s+dẫn|chỉ\s+dẫn|chỉ\s+thị|lệnh)\s+mới")
@@ -229,7 +223,7 @@ RULES = [
         mention=False,
     ),
     # Tagalog
-    _rule(
+    rule(
         "tl.override",
         "huwag|wag|'wag|balewalain|ipagwalang|kalimutan|isantabi|kaligtaan",
         fill(
@@ -245,7 +239,7 @@ RULES = [
             Q=_TL_QUAL,
         ),
     ),
-    _rule(
+    rule(
         "tl.override_everything",
         "kalimutan|balewalain",
         fill(
@@ -254,7 +248,7 @@ RULES = [
             L=_TL_LEAD,
         ),
     ),
-    _rule(
+    rule(
         "tl.instructions_void",
         "tagubilin|instruksyon|utos",
         declared_void(
@@ -265,7 +259,7 @@ RULES = [
         ),
         mention=False,
     ),
-    _rule(
+    rule(
         "tl.reveal_prompt",
         "system prompt|prompt ng sistema|tagubilin|instruksyon",
         fill(
@@ -276,7 +270,7 @@ RULES = [
             r"(?:sa\s+sistema|mula\s+sa\s+simula)))",
         ),
     ),
-    _rule(
+    rule(
         "tl.identity",
         "mula ngayon|simula ngayon|ngayon ikaw|ikaw ngayon|ikaw na ngayon|ngayon,",
         persona(
@@ -287,7 +281,7 @@ RULES = [
             r"maaari|puwede|i-on|buksan",
         ),
     ),
-    _rule(
+    rule(
         "tl.new_instructions",
         "bagong tagubilin|bagong instruksyon|bagong utos|bagong mga tagubilin|bagong gawain",
         header(r"(?:mga\s+)?bagong\s+(?:mga\s+)?(?:tagubilin|instruksyon|utos)")
@@ -295,7 +289,7 @@ RULES = [
         mention=False,
     ),
     # Swahili
-    _rule(
+    rule(
         "sw.override",
         "puuza|sahau|usifuate|msifuate|achana na|acha kufuata|tupilia",
         fill(
@@ -307,7 +301,7 @@ RULES = [
             W=_W,
         ),
     ),
-    _rule(
+    rule(
         "sw.override_everything",
         "sahau|puuza",
         fill(
@@ -316,7 +310,7 @@ RULES = [
             L=_SW_LEAD,
         ),
     ),
-    _rule(
+    rule(
         "sw.instructions_void",
         "maagizo yako|maelekezo yako|sheria zako|amri zako",
         declared_void(
@@ -326,7 +320,7 @@ RULES = [
         ),
         mention=False,
     ),
-    _rule(
+    rule(
         "sw.reveal_prompt",
         "maagizo ya mfumo|kidokezo cha mfumo|system prompt|ujumbe wa mfumo|maagizo yako|"
         "maelekezo yako|maagizo ya siri",
@@ -338,7 +332,7 @@ RULES = [
             W=_W,
         ),
     ),
-    _rule(
+    rule(
         "sw.identity",
         "kuanzia sasa|tangu sasa|sasa wewe|wewe sasa|sasa,",
         persona(
@@ -349,7 +343,7 @@ RULES = [
             r"unaweza|mnaweza|washa|wezesha",
         ),
     ),
-    _rule(
+    rule(
         "sw.new_instructions",
         "maagizo mapya|maelekezo mapya|kazi mpya|kazi yako mpya",
         header(r"(?:maagizo|maelekezo)\s+mapya") + r"|\bkazi\s+(?:yako\s+)?mpya\s+(?:ni|:)",
@@ -384,4 +378,4 @@ _ADDRESSED = [
         r"(?=\s*[,.]|\s+(?:unayesoma|basi)\b)",
     ),
 ]
-RULES += [_rule(name, triggers, pattern, mention=False) for name, triggers, pattern in _ADDRESSED]
+RULES += [rule(name, triggers, pattern, mention=False) for name, triggers, pattern in _ADDRESSED]

@@ -5,7 +5,22 @@ its own words; the override family, whose word order differs most, each language
 
 from __future__ import annotations
 
-from rypsok.hygiene.instructions.patterns import PUNCT, fill
+import re
+
+from rypsok.hygiene.instructions.patterns import PUNCT, LazyPattern, Rule, fill, trigger_words
+
+
+def rule(name: str, triggers: str, pattern: str, mention: bool = True, topic: bool = False) -> Rule:
+    """A rule of these tables: triggers written "a|b|c", the pattern multi-line, the mention
+    veto on unless asked off, the topic veto off unless asked on."""
+    return Rule(
+        name,
+        trigger_words(triggers),
+        LazyPattern(pattern, re.M),
+        mention_veto=mention,
+        topic_veto=topic,
+    )
+
 
 # Characters that end a sentence in the scripts of these tables.
 SENTENCE_END = ".!?\n।॥؟۔。！？"

@@ -12,8 +12,6 @@ punctuation, at a line start, or with one of its own lead-in words ("please", "n
 
 from __future__ import annotations
 
-import re
-
 from rypsok.hygiene.instructions.intl_shapes import (
     TOKEN,
     bengali,
@@ -21,8 +19,9 @@ from rypsok.hygiene.instructions.intl_shapes import (
     devanagari,
     header,
     persona,
+    rule,
 )
-from rypsok.hygiene.instructions.patterns import LazyPattern, Rule, fill, trigger_words
+from rypsok.hygiene.instructions.patterns import fill
 
 _STRONG = r"(?<![a-z])(?:dan|jailbreak|developer\s+mode)(?![a-z])"
 
@@ -164,13 +163,9 @@ _HE_UNRESTRICTED = (
 _HE_STRONG = rf"(?:מצב\s+מפתח|{_STRONG})"
 
 
-def _rule(name: str, triggers: str, pattern: str, mention: bool = True) -> Rule:
-    return Rule(name, trigger_words(triggers), LazyPattern(pattern, re.M), mention_veto=mention)
-
-
 RULES = [
     # Hindi
-    _rule(
+    rule(
         "hi.override",
         "निर्देश|आदेश|नियम|हिदायत|दिशा|प्रॉम्प्ट|प्रोम्प्ट|अनुदेश",
         fill(
@@ -186,7 +181,7 @@ RULES = [
             R=r"[^\s.,;:!?।]",
         ),
     ),
-    _rule(
+    rule(
         "hi.override_everything",
         "ऊपर|पहले|अब तक|आपको|तुम्हें|तुमको",
         fill(
@@ -199,7 +194,7 @@ RULES = [
             T=TOKEN,
         ),
     ),
-    _rule(
+    rule(
         "hi.instructions_void",
         "आपके|तुम्हारे|पिछले",
         declared_void(
@@ -209,7 +204,7 @@ RULES = [
         ),
         mention=False,
     ),
-    _rule(
+    rule(
         "hi.reveal_prompt",
         "सिस्टम|system prompt|प्रारंभिक|मूल|शुरुआती|आरंभिक|गुप्त|छिपे|आंतरिक",
         fill(
@@ -224,7 +219,7 @@ RULES = [
             E=_HI_END,
         ),
     ),
-    _rule(
+    rule(
         "hi.identity",
         "अब|आज से|इस क्षण|इस पल|अभी से",
         persona(
@@ -236,7 +231,7 @@ RULES = [
             r"सकते|सकती|सकता|सकें|चालू|सक्षम|ऑन|को|का|के\s+लिए|से",
         ),
     ),
-    _rule(
+    rule(
         "hi.new_instructions",
         "नए|नये|नया|नई|आपका नया|तुम्हारा नया",
         header(r"(?:नए|नये|नया|नई)\s+(?:निर्देश|आदेश|सिस्टम\s+निर्देश)")
@@ -244,7 +239,7 @@ RULES = [
         mention=False,
     ),
     # Bengali
-    _rule(
+    rule(
         "bn.override",
         bengali("নির্দেশ|আদেশ|নিয়ম|প্রম্পট|অনুশাসন"),
         fill(
@@ -260,7 +255,7 @@ RULES = [
             R=r"[^\s.,;:!?।]",
         ),
     ),
-    _rule(
+    rule(
         "bn.override_everything",
         "উপরে|এর আগে|এখন পর্যন্ত|আপনাকে|তোমাকে",
         fill(
@@ -273,7 +268,7 @@ RULES = [
             T=TOKEN,
         ),
     ),
-    _rule(
+    rule(
         "bn.instructions_void",
         "আপনার|তোমার",
         declared_void(
@@ -282,7 +277,7 @@ RULES = [
         ),
         mention=False,
     ),
-    _rule(
+    rule(
         "bn.reveal_prompt",
         "সিস্টেম|system prompt|প্রাথমিক|মূল|গোপন|লুকানো|অভ্যন্তরীণ",
         fill(
@@ -295,7 +290,7 @@ RULES = [
             E=_BN_END,
         ),
     ),
-    _rule(
+    rule(
         "bn.identity",
         "এখন|আজ থেকে|এই মুহূর্ত",
         persona(
@@ -307,7 +302,7 @@ RULES = [
             r"পারেন|পারবেন|পারো|চালু|সক্রিয়|কে|এর\s+জন্য",
         ),
     ),
-    _rule(
+    rule(
         "bn.new_instructions",
         "নতুন",
         header(r"নতুন\s+(?:নির্দেশ|নির্দেশনা|নির্দেশাবলী|নির্দেশাবলি|আদেশ|সিস্টেম\s+নির্দেশ)")
@@ -315,7 +310,7 @@ RULES = [
         mention=False,
     ),
     # Urdu
-    _rule(
+    rule(
         "ur.override",
         ("ہدایات|ہدایت|احکام|قواعد|اصول|پرامپٹ|ضوابط"),
         fill(
@@ -330,7 +325,7 @@ RULES = [
             T=TOKEN,
         ),
     ),
-    _rule(
+    rule(
         "ur.instructions_void",
         "آپ کی|تمہاری",
         declared_void(
@@ -342,7 +337,7 @@ RULES = [
         ),
         mention=False,
     ),
-    _rule(
+    rule(
         "ur.reveal_prompt",
         "سسٹم|system prompt|ابتدائی|اصل|خفیہ|پوشیدہ",
         fill(
@@ -354,7 +349,7 @@ RULES = [
             E=_UR_END,
         ),
     ),
-    _rule(
+    rule(
         "ur.identity",
         "اب|آج سے|اس لمحے",
         persona(
@@ -365,7 +360,7 @@ RULES = [
             r"سکتے|سکتی|سکتا|آن|فعال|کو|کے\s+لیے",
         ),
     ),
-    _rule(
+    rule(
         "ur.new_instructions",
         "نئی|نیا|نئے",
         header(r"(?:نئی|نئے)\s+(?:ہدایات|ہدایت|احکامات)")
@@ -373,7 +368,7 @@ RULES = [
         mention=False,
     ),
     # Persian
-    _rule(
+    rule(
         "fa.override",
         "دستور|قوانین|قواعد|رهنمود|پرامپت|فرمان",
         fill(
@@ -385,7 +380,7 @@ RULES = [
             T=TOKEN,
         ),
     ),
-    _rule(
+    rule(
         "fa.instructions_void",
         "دستور|قوانین",
         declared_void(
@@ -394,7 +389,7 @@ RULES = [
         ),
         mention=False,
     ),
-    _rule(
+    rule(
         "fa.reveal_prompt",
         "سیستم|system prompt|اولیه|اصلی|پنهان|مخفی",
         fill(
@@ -405,7 +400,7 @@ RULES = [
             T=TOKEN,
         ),
     ),
-    _rule(
+    rule(
         "fa.identity",
         "از این به بعد|از حالا|اکنون|حالا|از الان",
         persona(
@@ -416,7 +411,7 @@ RULES = [
             r"می\s*توان|را|فعال|روشن",
         ),
     ),
-    _rule(
+    rule(
         "fa.new_instructions",
         "دستور|وظیفه",
         header(r"(?:دستورالعمل|دستورات|دستورالعملهای)\s+(?:جدید|تازه)")
@@ -424,7 +419,7 @@ RULES = [
         mention=False,
     ),
     # Arabic
-    _rule(
+    rule(
         "ar.override",
         "تجاهل|انس|إنس|اِنس|تناس|أهمل|اهمل|اترك|لا تلتزم|لا تتبع|لا تتقيد|لا تعمل|لا تلتفت",
         fill(
@@ -439,7 +434,7 @@ RULES = [
             E=_AR_END,
         ),
     ),
-    _rule(
+    rule(
         "ar.instructions_void",
         "تعليماتك|إرشاداتك|ارشاداتك|أوامرك|اوامرك|قواعدك|توجيهاتك",
         declared_void(
@@ -450,7 +445,7 @@ RULES = [
         ),
         mention=False,
     ),
-    _rule(
+    rule(
         "ar.reveal_prompt",
         "النظام|system prompt|الأولية|الاولية|الأصلية|الاصلية|المخفية|السرية",
         fill(
@@ -461,7 +456,7 @@ RULES = [
             r"التعليمات)\s+(?:الأولية|الاولية|الأصلية|الاصلية|المخفية|السرية)))",
         ),
     ),
-    _rule(
+    rule(
         "ar.identity",
         "أنت الآن|انت الان|أنت الان|انت الآن|من الآن|من الان|بدءا من|بدءًا من|اعتبارا من|اعتبارًا من",
         persona(
@@ -474,7 +469,7 @@ RULES = [
             r"يمكنك|يمكن|تفعيل|بتفعيل|تشغيل|لتفعيل",
         ),
     ),
-    _rule(
+    rule(
         "ar.new_instructions",
         "تعليمات جديدة|إرشادات جديدة|ارشادات جديدة|أوامر جديدة|اوامر جديدة|مهمتك الجديدة",
         header(r"(?:تعليمات|إرشادات|ارشادات|أوامر|اوامر)\s+(?:جديدة|النظام\s+الجديدة)")
@@ -482,7 +477,7 @@ RULES = [
         mention=False,
     ),
     # Hebrew
-    _rule(
+    rule(
         "he.override",
         "התעלם|שכח|אל תתייחס|אל תציית|אל תפעל|בטל|זנח",
         fill(
@@ -495,7 +490,7 @@ RULES = [
             E=_HE_END,
         ),
     ),
-    _rule(
+    rule(
         "he.instructions_void",
         "ההוראות|ההנחיות|הכללים",
         declared_void(
@@ -504,7 +499,7 @@ RULES = [
         ),
         mention=False,
     ),
-    _rule(
+    rule(
         "he.reveal_prompt",
         "מערכת|system prompt|המקוריות|הראשוניות|הנסתרות|הסודיות",
         fill(
@@ -514,7 +509,7 @@ RULES = [
             r"הנסתרות|הסודיות)))",
         ),
     ),
-    _rule(
+    rule(
         "he.identity",
         "מעכשיו|מעתה|אתה עכשיו|את עכשיו|החל מעכשיו",
         persona(
@@ -525,7 +520,7 @@ RULES = [
             r"יכול|יכולה|להפעיל|הפעל|את",
         ),
     ),
-    _rule(
+    rule(
         "he.new_instructions",
         "הוראות חדשות|הנחיות חדשות|המשימה החדשה",
         header(r"(?:הוראות|הנחיות)\s+(?:מערכת\s+)?חדשות") + r"|המשימה\s+החדשה\s+שלך\s+(?:היא|:)",
@@ -577,4 +572,4 @@ _ADDRESSED = [
         r"עוזר\s+(?:ai|בינה\s+מלאכותית))(?=\s*[,.]|\s+(?:ש|אז))",
     ),
 ]
-RULES += [_rule(name, triggers, pattern, mention=False) for name, triggers, pattern in _ADDRESSED]
+RULES += [rule(name, triggers, pattern, mention=False) for name, triggers, pattern in _ADDRESSED]
