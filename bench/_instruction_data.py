@@ -207,6 +207,21 @@ def synthetic() -> list[Text]:
     return out
 
 
+TRANSLATIONS = ROOT / "bench" / "data" / "instruction_translations_clean.jsonl"
+
+
+def translations() -> list[Text]:
+    """Translated software messages and man-page paragraphs of a Debian machine in the languages
+    of the texts written to train on, a pinned sample (bench/instruction_translations.py
+    --write-sample; bench/data/TRANSLATIONS.md): ordinary text in languages the benchmark
+    folders hold almost none of, so that a language's own words are not an attack's. Each text
+    is its own group."""
+    return [
+        Text(row["text"], "translations", f"translations:{row['id']}", False, "", row["language"])
+        for row in _rows(TRANSLATIONS)
+    ]
+
+
 def fixture() -> list[Text]:
     """The project's own labelled set (tests/fixtures/instruction_like.jsonl, written by hand:
     attacks, and ordinary text about prompts, chatbots and injection, which no other clean
@@ -221,7 +236,9 @@ def fixture() -> list[Text]:
     return out
 
 
-def input_digests(with_synthetic: bool = False, with_trafilatura: bool = False) -> dict[str, str]:
+def input_digests(
+    with_synthetic: bool = False, with_trafilatura: bool = False, with_translations: bool = False
+) -> dict[str, str]:
     """sha256 of every input file: the pinned inputs a training run names in its output."""
     files = sorted(INJECTION.glob("*/*.jsonl")) + sorted(MORE.glob("*.jsonl"))
     digests = {
@@ -233,6 +250,10 @@ def input_digests(with_synthetic: bool = False, with_trafilatura: bool = False) 
         for path in sorted(TRAFILATURA.glob("*.html.gz")):
             pages.update(path.name.encode() + hashlib.sha256(path.read_bytes()).digest())
         digests[f"{TRAFILATURA.relative_to(SHARED)}/*.html.gz"] = pages.hexdigest()
-    for path in (FIXTURE, *(SYNTHETIC if with_synthetic else ())):
+    extra = (
+        *(SYNTHETIC if with_synthetic else ()),
+        *((TRANSLATIONS,) if with_translations else ()),
+    )
+    for path in (FIXTURE, *extra):
         digests[str(path.relative_to(ROOT))] = hashlib.sha256(path.read_bytes()).hexdigest()
     return digests

@@ -246,7 +246,7 @@ def sample_weights(texts: list[data.Text], piece_text: np.ndarray, rows: np.ndar
     for k, language in enumerate(language_of):
         if language and not labels[k]:
             clean_sum, attack_sum = by_language[language]
-            weights[k] *= attack_sum / clean_sum if clean_sum else 1.0
+            weights[k] *= attack_sum / clean_sum if clean_sum and attack_sum else 1.0
     return weights / weights.mean()
 
 
@@ -479,6 +479,12 @@ def main() -> None:
         help="also train on trafilatura's evaluation pages as clean text (tried; not shipped)",
     )
     parser.add_argument(
+        "--with-translations",
+        action="store_true",
+        help="also train on bench/data/instruction_translations_clean.jsonl (software messages and "
+        "man pages in the synthetic texts' languages)",
+    )
+    parser.add_argument(
         "--c", type=float, default=C, help=f"the inverse regularisation (default {C})"
     )
     args = parser.parse_args()
@@ -486,6 +492,8 @@ def main() -> None:
     texts = data.positives() + data.clean(args.with_trafilatura) + data.fixture()
     if args.with_synthetic:
         texts += data.synthetic()
+    if args.with_translations:
+        texts += data.translations()
     corpus = Corpus(texts)
     clean = Clean(texts)
     print(
@@ -509,7 +517,9 @@ def main() -> None:
         "texts": {
             f"{s}{'' if label else ' (clean)'}": n for (s, label), n in sorted(counts.items())
         },
-        "inputs_sha256": data.input_digests(args.with_synthetic, args.with_trafilatura),
+        "inputs_sha256": data.input_digests(
+            args.with_synthetic, args.with_trafilatura, args.with_translations
+        ),
     }
     if not args.no_write:
         write_model(features, bias, threshold, meta)

@@ -4,6 +4,7 @@ paragraph of /usr/share/man/<lang>. Prints how many the rules flag, and each one
 
     python bench/instruction_translations.py
     python bench/instruction_translations.py --langs hi,tr
+    python bench/instruction_translations.py --write-sample   # bench/data/instruction_translations_clean.jsonl
 
 The benchmark folders hold almost no text in these languages; software messages ("Ignore all",
 "Previous rules are invalid", "Show system settings") are the nearest ordinary text at hand.
@@ -15,6 +16,8 @@ import argparse
 import collections
 import gettext
 import glob
+import hashlib
+import json
 import pathlib
 import sys
 
@@ -44,11 +47,96 @@ def catalogue_strings(lang: str) -> list[str]:
     return sorted(seen)
 
 
+SAMPLE = pathlib.Path(__file__).resolve().parent / "data" / "instruction_translations_clean.jsonl"
+# The languages of the texts written to train on (bench/data/SYNTHETIC.md) but English, each with
+# the locale names its catalogues and man pages are filed under on this machine.
+SAMPLE_LANGS = {
+    "ar": ("ar",), "bn": ("bn",), "cs": ("cs",), "de": ("de",), "el": ("el",), "es": ("es",),
+    "fa": ("fa",), "fr": ("fr",), "he": ("he",), "hi": ("hi",), "id": ("id",), "it": ("it",),
+    "ja": ("ja",), "ko": ("ko",), "nl": ("nl",), "pl": ("pl",), "pt": ("pt", "pt_BR"),
+    "ro": ("ro",), "ru": ("ru",), "sv": ("sv",), "sw": ("sw",), "th": ("th",),
+    "tl": ("tl", "fil"), "tr": ("tr",), "uk": ("uk",), "ur": ("ur",), "vi": ("vi",),
+    "zh": ("zh_CN", "zh_TW"),
+}  # fmt: skip
+SAMPLE_STRINGS = 300  # per language: translated messages of at least MIN_STRING characters
+SAMPLE_PARAGRAPHS = 100  # per language: man-page paragraphs of at most MAX_PARAGRAPH characters
+MIN_STRING = 20
+MAX_PARAGRAPH = 1200
+
+
+def _is_prose(paragraph: str) -> bool:
+    """Not a roff table nor a paragraph left in English (an untranslated page filed under the
+    language): mostly letters, and "the" at most once."""
+    letters = sum(ch.isalpha() for ch in paragraph)
+    return letters >= 0.6 * len(paragraph) and f" {paragraph.lower()} ".count(" the ") <= 1
+
+
+def _draw(texts: dict[str, str], n: int) -> list[tuple[str, str]]:
+    """n of the texts (text -> where it came from), the same n on any machine holding them:
+    the ones whose blake2b digest is lowest."""
+    ranked = sorted(texts, key=lambda t: hashlib.blake2b(t.encode("utf-8")).digest())
+    return [(t, texts[t]) for t in ranked[:n]]
+
+
+def write_sample(path: pathlib.Path = SAMPLE) -> None:
+    """A pinned sample of this machine's translated strings and man-page paragraphs, as clean
+    training text in the languages of the texts written to train on (tried in issue 23)."""
+    rows = []
+    for language, locales in SAMPLE_LANGS.items():
+        strings: dict[str, str] = {}
+        paragraphs: dict[str, str] = {}
+        for locale in locales:
+            for mo in sorted(glob.glob(f"/usr/share/locale/{locale}/LC_MESSAGES/*.mo")):
+                try:
+                    with open(mo, "rb") as handle:
+                        catalog = gettext.GNUTranslations(handle)._catalog
+                except (OSError, ValueError, UnicodeDecodeError):
+                    continue
+                for value in catalog.values():
+                    if isinstance(value, str) and len(value.strip()) >= MIN_STRING:
+                        strings.setdefault(value.strip(), mo)
+            for page in sorted(glob.glob(f"/usr/share/man/{locale}/man*/*.gz")):
+                for paragraph in roff_paragraphs(page):
+                    if len(paragraph) <= MAX_PARAGRAPH and _is_prose(paragraph):
+                        paragraphs.setdefault(paragraph, page)
+        for kind, drawn in (
+            ("message", _draw(strings, SAMPLE_STRINGS)),
+            ("man", _draw(paragraphs, SAMPLE_PARAGRAPHS)),
+        ):
+            for text, origin in drawn:
+                digest = hashlib.blake2b(text.encode("utf-8"), digest_size=6).hexdigest()
+                rows.append(
+                    {
+                        "id": f"{language}-{digest}",
+                        "language": language,
+                        "kind": kind,
+                        "origin": origin,
+                        "text": text,
+                    }
+                )
+    rows.sort(key=lambda r: (r["language"], r["kind"], r["id"]))
+    with path.open("w", encoding="utf-8") as out:
+        for row in rows:
+            out.write(json.dumps(row, ensure_ascii=False) + "\n")
+    by_language = collections.Counter(r["language"] for r in rows)
+    print(
+        f"wrote {path.name}: {len(rows)} texts, {path.stat().st_size / 1e6:.2f} MB; {dict(by_language)}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--langs", default=LANGS, help="comma-separated locale names")
     parser.add_argument("--quick", action="store_true", help="accepted for `just bench --quick`")
+    parser.add_argument(
+        "--write-sample",
+        action="store_true",
+        help=f"write the pinned sample {SAMPLE.name} and stop",
+    )
     args = parser.parse_args()
+    if args.write_sample:
+        write_sample()
+        return
     counts: collections.Counter[str] = collections.Counter()
     flagged = []
     for lang in args.langs.split(","):
