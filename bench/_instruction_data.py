@@ -185,11 +185,12 @@ FIXTURE = ROOT / "tests" / "fixtures" / "instruction_like.jsonl"
 SYNTHETIC = sorted((ROOT / "bench" / "data").glob("instruction_synthetic_*.jsonl"))
 
 
-def synthetic() -> list[Text]:
+def synthetic(by_language: bool = False) -> list[Text]:
     """Attacks and hard clean texts written for this project to train on, in many languages
     (bench/data/SYNTHETIC.md). Never measured as a held-out source: the held-out figures are
     the public sources' and bench/instruction_probes.py's. Groups (a writing batch) go to one
-    fold each, as every other source's do."""
+    fold each, as every other source's do. ``by_language``: the attacks of each language weigh
+    as a source of their own (tried, not shipped)."""
     out: list[Text] = []
     for path in SYNTHETIC:
         for row in _rows(path):
@@ -197,7 +198,9 @@ def synthetic() -> list[Text]:
             out.append(
                 Text(
                     row["text"],
-                    "synthetic" if attack else "synthetic_clean",
+                    ("synthetic" + (f"_{row['language']}" if by_language else ""))
+                    if attack
+                    else "synthetic_clean",
                     f"synthetic:{row['group']}",
                     attack,
                     f"synthetic:{row['family']}" if attack else "",

@@ -98,8 +98,9 @@ def candidates(normalised: bytes) -> set[str]:
 class Corpus:
     """Every piece, its normalised bytes, its text and source, and the candidate features."""
 
-    def __init__(self, texts: list[data.Text]) -> None:
+    def __init__(self, texts: list[data.Text], language_clean_weight: float = 1.0) -> None:
         self.texts = texts
+        self.language_clean_weight = language_clean_weight
         self.sources = sorted({t.counted_as for t in texts})
         self.positive_sources = {t.counted_as for t in texts if t.label}
         self.piece_bytes: list[bytes] = []
@@ -124,7 +125,9 @@ class Corpus:
         def count(text_index: int, seen: set[str]) -> None:
             texts_with.update(seen)
             text = self.texts[text_index]
-            if text.language and text.language != "en" and not text.label:
+            # (Only the texts written for this project: the sample of software messages,
+            # most of them short, would make every word rarer than the share below.)
+            if text.language not in ("", "en") and text.source == "synthetic_clean":
                 language_texts[text.language] += 1
                 in_language[text.language].update(seen)
 
@@ -209,7 +212,12 @@ def _popcount(value: int) -> int:
     return bin(value).count("1")
 
 
-def sample_weights(texts: list[data.Text], piece_text: np.ndarray, rows: np.ndarray) -> np.ndarray:
+def sample_weights(
+    texts: list[data.Text],
+    piece_text: np.ndarray,
+    rows: np.ndarray,
+    language_clean_weight: float = 1.0,
+) -> np.ndarray:
     """Positives: each source weighs sqrt(its texts), shared equally by its groups, each group's
     share equally by its texts and each text's by its pieces; then both classes weigh the same."""
     pieces_of = collections.Counter(piece_text[rows].tolist())
@@ -246,7 +254,8 @@ def sample_weights(texts: list[data.Text], piece_text: np.ndarray, rows: np.ndar
     for k, language in enumerate(language_of):
         if language and not labels[k]:
             clean_sum, attack_sum = by_language[language]
-            weights[k] *= attack_sum / clean_sum if clean_sum and attack_sum else 1.0
+            if clean_sum and attack_sum:
+                weights[k] *= language_clean_weight * attack_sum / clean_sum
     return weights / weights.mean()
 
 
@@ -290,7 +299,9 @@ def train(corpus: Corpus, held_out: str | None, c: float = C) -> tuple[dict[str,
     x = corpus.matrix(features, rows)
     labels = np.array([t.label for t in texts])
     y = labels[corpus.piece_text_arr[rows]]
-    model = fit(x, y, sample_weights(texts, corpus.piece_text_arr, rows), c)
+    model = fit(
+        x, y, sample_weights(texts, corpus.piece_text_arr, rows, corpus.language_clean_weight), c
+    )
     # Second round: of each positive text, only its best-scoring pieces.
     scores = x @ model.coef_[0] + model.intercept_[0]
     best: dict[int, list[tuple[float, int]]] = collections.defaultdict(list)
@@ -304,7 +315,12 @@ def train(corpus: Corpus, held_out: str | None, c: float = C) -> tuple[dict[str,
     )
     rows = rows[second]
     y = labels[corpus.piece_text_arr[rows]]
-    model = fit(x[second], y, sample_weights(texts, corpus.piece_text_arr, rows), c)
+    model = fit(
+        x[second],
+        y,
+        sample_weights(texts, corpus.piece_text_arr, rows, corpus.language_clean_weight),
+        c,
+    )
     coef = model.coef_[0]
     kept = {
         features[i]: round(float(coef[i]), 4)
@@ -485,16 +501,27 @@ def main() -> None:
         "man pages in the synthetic texts' languages)",
     )
     parser.add_argument(
+        "--language-clean-weight",
+        type=float,
+        default=1.0,
+        help="a language's clean texts weigh this many times its attacks (default 1)",
+    )
+    parser.add_argument(
+        "--synthetic-by-language",
+        action="store_true",
+        help="weigh the synthetic attacks of each language as a source of their own",
+    )
+    parser.add_argument(
         "--c", type=float, default=C, help=f"the inverse regularisation (default {C})"
     )
     args = parser.parse_args()
     started = time.perf_counter()
     texts = data.positives() + data.clean(args.with_trafilatura) + data.fixture()
     if args.with_synthetic:
-        texts += data.synthetic()
+        texts += data.synthetic(args.synthetic_by_language)
     if args.with_translations:
         texts += data.translations()
-    corpus = Corpus(texts)
+    corpus = Corpus(texts, args.language_clean_weight)
     clean = Clean(texts)
     print(
         f"{len(texts)} texts, {len(corpus.piece_bytes)} pieces "

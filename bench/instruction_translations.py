@@ -19,6 +19,7 @@ import glob
 import hashlib
 import json
 import pathlib
+import re
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
@@ -64,11 +65,48 @@ MIN_STRING = 20
 MAX_PARAGRAPH = 1200
 
 
+NON_LATIN = frozenset(
+    ["ar", "bn", "el", "fa", "he", "hi", "ja", "ko", "ru", "th", "uk", "ur", "zh"]
+)
+ENGLISH = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "of",
+        "and",
+        "or",
+        "to",
+        "is",
+        "are",
+        "be",
+        "this",
+        "that",
+        "with",
+        "for",
+        "from",
+        "you",
+        "your",
+        "it",
+        "not",
+    ]
+)
+
+
+def _in_language(text: str, language: str) -> bool:
+    """Not text left in English (an untranslated message or page filed under the language): in a
+    language of another script, most letters are not ASCII; in a Latin one, English function
+    words are under a tenth of the words."""
+    if language in NON_LATIN:
+        letters = [ch for ch in text if ch.isalpha()]
+        return sum(not ch.isascii() for ch in letters) >= 0.5 * len(letters)
+    words = re.findall(r"[a-z]+", text.lower())
+    return sum(word in ENGLISH for word in words) < max(2, 0.1 * len(words))
+
+
 def _is_prose(paragraph: str) -> bool:
-    """Not a roff table nor a paragraph left in English (an untranslated page filed under the
-    language): mostly letters, and "the" at most once."""
-    letters = sum(ch.isalpha() for ch in paragraph)
-    return letters >= 0.6 * len(paragraph) and f" {paragraph.lower()} ".count(" the ") <= 1
+    """Not a roff table: mostly letters."""
+    return sum(ch.isalpha() for ch in paragraph) >= 0.6 * len(paragraph)
 
 
 def _draw(texts: dict[str, str], n: int) -> list[tuple[str, str]]:
@@ -93,11 +131,19 @@ def write_sample(path: pathlib.Path = SAMPLE) -> None:
                 except (OSError, ValueError, UnicodeDecodeError):
                     continue
                 for value in catalog.values():
-                    if isinstance(value, str) and len(value.strip()) >= MIN_STRING:
+                    if (
+                        isinstance(value, str)
+                        and len(value.strip()) >= MIN_STRING
+                        and _in_language(value, language)
+                    ):
                         strings.setdefault(value.strip(), mo)
             for page in sorted(glob.glob(f"/usr/share/man/{locale}/man*/*.gz")):
                 for paragraph in roff_paragraphs(page):
-                    if len(paragraph) <= MAX_PARAGRAPH and _is_prose(paragraph):
+                    if (
+                        len(paragraph) <= MAX_PARAGRAPH
+                        and _is_prose(paragraph)
+                        and _in_language(paragraph, language)
+                    ):
                         paragraphs.setdefault(paragraph, page)
         for kind, drawn in (
             ("message", _draw(strings, SAMPLE_STRINGS)),
