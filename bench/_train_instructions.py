@@ -3,6 +3,7 @@
     nice -n 10 python bench/_train_instructions.py            # the run: table, then the shipped model
     nice -n 10 python bench/_train_instructions.py --no-loso  # only train and write the model
     ... --no-write --with-synthetic --with-trafilatura --c 0.1 # the configurations tried, not shipped
+    ... --no-write --with-synthetic --with-translations --language-clean-weight 2  # also tried
 
 Needs numpy, scipy and scikit-learn (the ``bench`` extra); the shipped scorer needs none of them.
 The inputs are ../shared/bench/injection and ../shared/bench/injection-more (bench/instruction_data.py);
