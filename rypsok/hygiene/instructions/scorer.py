@@ -20,6 +20,7 @@ import json
 import operator
 import pathlib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import ahocorasick_rs
@@ -60,6 +61,24 @@ def normalise(folded: str) -> bytes:
             folded = _UNICODE_SEPARATORS.sub(" ", folded)
     data = (" " + folded + " ").encode("utf-8", "replace")
     return data.translate(_ASCII_SEPARATORS)
+
+
+# Joins texts normalised or scored together: ``normalise`` turns it into a space, so no feature
+# holds it and none found in the joined bytes crosses from one text into the next.
+_JOIN = b"\x00"
+# ``normalise``'s table, but keeping the joining byte.
+_ASCII_SEPARATORS_BUT_JOIN = _JOIN + _ASCII_SEPARATORS[1:]
+
+
+def normalise_joined(folded_texts: Sequence[str]) -> bytes:
+    """``_JOIN.join(map(normalise, folded_texts))``, for texts without "\\x00"; in one pass when
+    they are ASCII (``normalise`` works character by character, but for the space it puts at
+    each end)."""
+    folded = " " + " \x00 ".join(folded_texts) + " "
+    if not folded.isascii():
+        # Its separators are looked for in the texts that are not ASCII only.
+        return _JOIN.join(map(normalise, folded_texts))
+    return folded.encode("ascii").translate(_ASCII_SEPARATORS_BUT_JOIN)
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,22 +173,23 @@ def model() -> Model:
     return load()
 
 
-# Joins texts scored together: ``normalise`` turns it into a space, so no feature holds it and
-# none found in the joined bytes crosses from one text into the next.
-_JOIN = b"\x00"
 # A text whose positive features (each once) add up to less than the threshold less this cannot
 # reach it: far more than the rounding of any sum of these weights, far less than any weight.
 _BOUND_MARGIN = 1e-6
 
 
-def flags(folded_texts: list[str]) -> list[bool]:
-    """For each folded text, whether ``flagged_window`` would flag it. A text of one window or
-    less (a title, a snippet) scores at most the bias plus its positive features, which few
-    features are: one scan for those over all such texts together usually shows that none can
-    reach the threshold, and only the texts it cannot clear are scored in full."""
+def flags(folded_texts: Sequence[str]) -> list[bool]:
+    """For each folded text (none holding "\\x00"), whether ``flagged_window`` would flag it. A
+    text of one window or less (a title, a snippet) scores at most the bias plus its positive
+    features, which few features are: one scan for those over all such texts together usually
+    shows that none can reach the threshold, and only the texts it cannot clear are scored in
+    full."""
+    if not folded_texts:
+        return []
     shipped = model()
     scorer = shipped.scorer
-    data = [normalise(folded) for folded in folded_texts]
+    joined = normalise_joined(folded_texts)
+    data = joined.split(_JOIN)
     out = [False] * len(data)
     short: list[int] = []
     for slot, one in enumerate(data):
@@ -179,16 +199,21 @@ def flags(folded_texts: list[str]) -> list[bool]:
             out[slot] = scorer.best_window(one).score >= shipped.threshold
     if not short:
         return out
-    found = scorer.positive_matches(_JOIN.join(data[i] for i in short))
+    if len(short) < len(data):
+        joined = _JOIN.join([data[i] for i in short])
+    found = scorer.positive_matches(joined)
     clear = shipped.threshold - _BOUND_MARGIN
     if scorer.positive_bound({i for i, _, _ in found}) < clear:
         return out
     starts = list(itertools.accumulate((len(data[i]) + 1 for i in short[:-1]), initial=0))
-    per_text: list[set[int]] = [set() for _ in short]
+    per_text: dict[int, set[int]] = {}
     for feature, start, _ in found:
-        per_text[bisect.bisect_right(starts, start) - 1].add(feature)
-    for slot, features in zip(short, per_text, strict=True):
-        if scorer.positive_bound(features) >= clear:
+        per_text.setdefault(bisect.bisect_right(starts, start) - 1, set()).add(feature)
+    # A text with no positive feature is bounded by the bias alone.
+    bounded = range(len(short)) if scorer.bias >= clear else per_text
+    for position in bounded:
+        if scorer.positive_bound(per_text.get(position, set())) >= clear:
+            slot = short[position]
             out[slot] = scorer.best_window(data[slot]).score >= shipped.threshold
     return out
 
