@@ -149,19 +149,13 @@ class EnginePools:
 async def _send(pool: EnginePool, wire: Wire) -> tuple[int, httpx.Headers, bytes]:
     """Send an engine's request; its status, headers and body, read raw and inflated under
     ``MAX_BODY_BYTES``. Raises what httpcore raises, BodyTooLarge or BodyUndecodable."""
-    sent = httpcore.Request(
-        wire.method,
-        httpcore.URL(scheme=wire.scheme, host=wire.host, port=wire.port, target=wire.target),
-        headers=wire.headers,
-        content=wire.content,
-    )
-    response = await pool.handle_async_request(sent)
+    answer = await pool.send(wire)
     try:
-        headers = httpx.Headers(response.headers)
-        body = await read_raw(response.stream, headers.get("content-encoding", ""), MAX_BODY_BYTES)
+        headers = httpx.Headers(answer.headers)
+        body = await read_raw(answer.body, headers.get("content-encoding", ""), MAX_BODY_BYTES)
     finally:
-        await response.aclose()
-    return response.status, headers, body
+        await answer.body.aclose()
+    return answer.status, headers, body
 
 
 @dataclass
