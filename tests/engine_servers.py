@@ -33,7 +33,9 @@ class Play:
     delay_s: float = 0.0
     mode: str = "answer"
     """answer, hang (accept and never answer), dribble (a byte every 100 ms, forever), reset,
-    close (close without answering), short (headers and half the body, then close)."""
+    close (close without answering), short (headers and half the body, then close),
+    answer_then_close (answer as if keeping the connection, then close it), rst (read the
+    request and reset the connection at once, without the FIN reset sends first)."""
     gzip: bool = False
 
 
@@ -121,6 +123,13 @@ class EngineServer:
                     )
                     self.close_connection = True
                     return
+                if play.mode == "rst":
+                    self.connection.setsockopt(
+                        socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0)
+                    )
+                    self.connection.close()
+                    self.close_connection = True
+                    return
                 if play.mode == "close":
                     self.close_connection = True
                     return
@@ -145,6 +154,8 @@ class EngineServer:
                     self.close_connection = True
                     return
                 self.wfile.write(payload)
+                if play.mode == "answer_then_close":
+                    self.close_connection = True
 
         class Threading(socketserver.ThreadingMixIn, http.server.HTTPServer):
             daemon_threads = True

@@ -140,6 +140,19 @@ async def test_a_connection_the_server_closes_is_not_kept(engines):
         await pool.aclose()
 
 
+async def test_an_idle_connection_the_server_closed_is_not_used(engines):
+    engines.plays["x"] = Play(body=b"{}", mode="answer_then_close")
+    pool = await make_pool()
+    try:
+        assert await get(pool, engines) == (200, b"{}")
+        assert pool.idle == 1  # nothing in the answer said it would close
+        await until(lambda: engines.connections_open == 0)
+        assert await get(pool, engines) == (200, b"{}")
+        assert engines.connections_opened == 2
+    finally:
+        await pool.aclose()
+
+
 async def test_a_cancelled_request_closes_its_connection_and_frees_its_place(engines):
     engines.plays["x"] = Play(mode="hang")
     pool = await make_pool(max_connections=1, max_idle=1)
@@ -165,12 +178,19 @@ async def test_a_request_that_cannot_connect_frees_its_place():
         assert pool.connections == 0
 
 
-@pytest.mark.parametrize("mode", ["close", "short"])
-async def test_a_server_that_closes_before_its_answer_ends_is_a_protocol_error(engines, mode):
+@pytest.mark.parametrize(
+    ("mode", "error"),
+    [
+        ("close", httpcore.RemoteProtocolError),
+        ("short", httpcore.RemoteProtocolError),
+        ("rst", httpcore.ReadError),
+    ],
+)
+async def test_a_server_that_fails_before_its_answer_ends_is_httpcores_error(engines, mode, error):
     engines.plays["x"] = Play(mode=mode, body=b'{"results": []}')
     pool = await make_pool(max_connections=1)
     try:
-        with pytest.raises(httpcore.RemoteProtocolError):
+        with pytest.raises(error):
             await get(pool, engines)
         assert pool.connections == 0
         engines.plays["x"] = Play(body=b"{}")

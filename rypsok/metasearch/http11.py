@@ -1,30 +1,37 @@
-"""One HTTP/1.1 connection to an engine: h11 on one of httpcore's network streams.
+"""One HTTP/1.1 connection to an engine: h11 on a network stream.
 
 httpcore's ``AsyncHTTPConnection`` wraps the same two things in a lock, a state lock, a trace
-context around each step and a byte-stream object per answer: about 0.13 ms of a search's
-CPU on loopback, a third of its transport (docs/performance.md, "Fifth round"). An engine's
-request needs none of them: its pool (pool.py) lends a connection to one request at a time.
-What the request goes through is httpcore's as before: the TCP connection and the TLS
-handshake are made by httpcore's network backend for the running event loop (trio's or
-anyio's), with ALPN ``http/1.1`` and the host as server name, and reads and writes go through
-its stream, so every failure is one of httpcore's exceptions, as before. The HTTP/1.1 steps
-are httpcore's: h11 with the same bound on an incomplete event (100 KiB), 64 KiB reads, a
-write error while the request is sent ignored (a server may answer and close before reading
-all of it), interim answers skipped, a server that closes before answering a
-``RemoteProtocolError``, and a connection kept for the next request only when both its
-request and its answer ended, until ``keepalive_expiry`` or the server closes it.
+context around each step and a byte-stream object per answer, and its trio stream opens a
+cancel scope around every read and write for a timeout rypsok never sets: together about
+0.16 ms of a search's CPU on loopback, 40 % of its transport (docs/performance.md, "Fifth
+round"). An engine's request needs none of them: its pool (pool.py) lends a connection to
+one request at a time.
+
+What a request goes through is what it went through on httpcore. Under trio, the connection
+is made as httpcore's ``TrioBackend`` makes it (``trio.open_tcp_stream``; TLS by
+``trio.SSLStream``, HTTPS-compatible, the host as server name) and its failures are the same
+httpcore exceptions (``ConnectError``, ``ReadError``, ``WriteError``); under another event loop,
+httpcore's ``AnyIOBackend`` makes it. TLS offers ALPN ``http/1.1`` only. The HTTP/1.1 steps are
+httpcore's: h11 with the same bound on an incomplete event (100 KiB), 64 KiB reads, a write
+error while the request is sent ignored (a server may answer and close before reading all
+of it), interim answers skipped, a server that closes before answering a
+``RemoteProtocolError``, h11's protocol errors as httpcore's, and a connection kept for the
+next request only when both its request and its answer ended, until ``keepalive_expiry`` or
+the server closes it. tests/test_engine_pool.py checks these against real servers, TLS
+included, under trio and asyncio.
 """
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import ssl
 import time
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import h11
 import httpcore
-import sniffio
+import trio
 
 READ_NUM_BYTES = 64 * 1024
 MAX_INCOMPLETE_EVENT_SIZE = 100 * 1024
@@ -43,7 +50,7 @@ def origin(scheme: bytes, host: bytes, port: int | None) -> Origin:
         try:
             port = _DEFAULT_PORTS[scheme]
         except KeyError:
-            raise httpcore.UnsupportedProtocol(f"Request URL has an unsupported scheme '{scheme!r}'")
+            raise httpcore.UnsupportedProtocol(f"unsupported scheme {scheme!r}") from None
     return Origin(scheme, host, port)
 
 
@@ -54,11 +61,72 @@ class _State(enum.IntEnum):
     CLOSED = 3
 
 
-def _network_backend() -> httpcore.AsyncNetworkBackend:
-    """httpcore's backend for the event loop running (what its ``AutoBackend`` picks)."""
-    if sniffio.current_async_library() == "trio":
-        return httpcore.TrioBackend()
-    return httpcore.AnyIOBackend()
+async def _open_stream(host: str, port: int) -> httpcore.AsyncNetworkStream:
+    """A TCP connection: under trio, ``_TrioStream`` (httpcore's ``TrioBackend`` without a
+    timeout scope around each read and write, as none is set); under another loop, httpcore's
+    ``AnyIOBackend``."""
+    if not trio.lowlevel.in_trio_run():
+        return await httpcore.AnyIOBackend().connect_tcp(host, port)
+    try:
+        return _TrioStream(await trio.open_tcp_stream(host, port))
+    except (OSError, trio.BrokenResourceError) as exc:
+        raise httpcore.ConnectError(exc) from exc
+
+
+class _TrioStream(httpcore.AsyncNetworkStream):
+    """A trio stream read and written as httpcore's ``TrioStream`` does it, with the same
+    exceptions, but with no timeout (the search's deadline bounds the request), so without
+    the cancel scope httpcore opens around each read and write for one."""
+
+    def __init__(self, stream: trio.SocketStream | trio.SSLStream[trio.SocketStream]) -> None:
+        self._trio_stream = stream
+
+    async def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        try:
+            return await self._trio_stream.receive_some(max_bytes)
+        except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
+            raise httpcore.ReadError(exc) from exc
+
+    async def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        if not buffer:
+            return
+        try:
+            await self._trio_stream.send_all(buffer)
+        except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
+            raise httpcore.WriteError(exc) from exc
+
+    async def aclose(self) -> None:
+        await self._trio_stream.aclose()
+
+    async def start_tls(
+        self,
+        ssl_context: ssl.SSLContext,
+        server_hostname: str | None = None,
+        timeout: float | None = None,
+    ) -> httpcore.AsyncNetworkStream:
+        tls = trio.SSLStream(
+            self._trio_stream,
+            ssl_context=ssl_context,
+            server_hostname=server_hostname,
+            https_compatible=True,
+        )
+        try:
+            await tls.do_handshake()
+        except trio.BrokenResourceError as exc:
+            await self.aclose()
+            raise httpcore.ConnectError(exc) from exc
+        except Exception:
+            await self.aclose()
+            raise
+        return _TrioStream(tls)
+
+    def get_extra_info(self, info: str) -> Any:
+        if info == "is_readable":
+            stream = self._trio_stream
+            while isinstance(stream, trio.SSLStream):
+                stream = stream.transport_stream
+            return stream.socket.is_readable()
+        return None
 
 
 class Http11Connection:
@@ -79,7 +147,7 @@ class Http11Connection:
 
     async def _connect(self) -> httpcore.AsyncNetworkStream:
         host = self.origin.host.decode("ascii")
-        stream = await _network_backend().connect_tcp(host, self.origin.port)
+        stream = await _open_stream(host, self.origin.port)
         if self.origin.scheme == b"https":
             self._ssl_context.set_alpn_protocols(["http/1.1"])
             stream = await stream.start_tls(self._ssl_context, server_hostname=host)
@@ -106,10 +174,9 @@ class Http11Connection:
         if content:
             data += connection.send(h11.Data(data=content)) or b""
         data += connection.send(h11.EndOfMessage()) or b""
-        try:
+        with contextlib.suppress(httpcore.WriteError):
+            # The answer may still come: a server can answer and close before reading it all.
             await stream.write(data)
-        except httpcore.WriteError:
-            pass  # the answer may still come: a server can answer and close early
         while True:
             answer = await self._next_event()
             if type(answer) is h11.Response:

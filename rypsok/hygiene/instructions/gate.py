@@ -111,7 +111,6 @@ class TriggerGate:
                 spans[rule_index] = _merged(found)
         return spans, role_lines_seen, disguised
 
-
     def woken(
         self, joined: str, hits: TriggerHits, starts: Sequence[int]
     ) -> tuple[dict[int, TriggerHits], dict[int, dict[int, tuple[int, int]]], set[int]]:
