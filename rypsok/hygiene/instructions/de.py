@@ -11,6 +11,7 @@ from rypsok.hygiene.instructions.patterns import (
     WORD,
     LazyPattern,
     Rule,
+    everything_before,
     fill,
     override_pattern,
     trigger_words,
@@ -69,17 +70,24 @@ RULES = [
     ),
     Rule(
         "de.override_everything",
-        trigger_words("vergiss|vergesst|vergessen sie|ignorier"),
+        trigger_words("vergiss|vergesst|vergessen sie|ignorier|missacht"),
         LazyPattern(
-            fill(
-                r"⟨IMP⟩(?P<core>(?:vergiss|vergesst|vergessen\s+sie|ignoriere|ignorieren\s+sie)\s+"
-                r"alles,?\s+(?:was\s+(?:dir|ihnen|euch|man\s+dir|man\s+ihnen)\s+(?:\w+\s+){0,2}?"
-                r"(?:gesagt|aufgetragen|befohlen|vorgegeben|erklärt|mitgeteilt|beigebracht)|"
-                r"(?:bisherige|vorherige|obige|davor|zuvor|vorher|bisher)))",
+            everything_before(
+                r"vergiss|vergesst|vergessen\s+sie|ignoriere|ignoriert|ignorieren\s+sie|missachte|"
+                r"missachten\s+sie",
+                "alles",
+                r"bisherige|vorherige|obige|oben\s+genannte|davor|zuvor|vorher|bisher|oben|"
+                r"bis\s+hierher|bis\s+hier|bis\s+jetzt",
+                r"gesagt|geschrieben|besprochen|gesprochen|erwähnt|mitgeteilt|aufgetragen|"
+                r"vorgegeben|erzählt|steht|stand|kam",
+                r"vorher|zuvor|davor|bisher|bis\s+jetzt|bis\s+hierher|oben|vorhin|eben|gerade",
+                also=r"was\s+(?:dir|ihnen|euch|man\s+dir|man\s+ihnen)\s+(?:\w+\s+){0,2}?"
+                r"(?:gesagt|aufgetragen|befohlen|vorgegeben|erklärt|mitgeteilt|beigebracht)",
             ),
             re.M,
         ),
         mention_veto=True,
+        topic_veto=True,
     ),
     Rule(
         "de.override_user_request",

@@ -10,6 +10,7 @@ from rypsok.hygiene.instructions.patterns import (
     WORD,
     LazyPattern,
     Rule,
+    everything_before,
     fill,
     override_pattern,
     trigger_words,
@@ -66,16 +67,25 @@ RULES = [
     ),
     Rule(
         "fr.override_everything",
-        trigger_words("oubli|ignor"),
+        trigger_words("oubli|ignor|tiens pas compte|tenez pas compte"),
         LazyPattern(
-            fill(
-                r"⟨IMP⟩(?P<core>(?:oublie|oubliez|ignore|ignorez)\s+tout\s+ce\s+(?:qu'on|"
-                r"que\s+l'on|que)\s+(?:t'a|vous\s+a|t'as?)\s+(?:été\s+)?(?:dit|demandé|appris|"
-                r"ordonné|indiqué))",
+            everything_before(
+                r"oublie|oubliez|ignore|ignorez|ne\s+tiens\s+pas\s+compte\s+de|"
+                r"ne\s+tenez\s+pas\s+compte\s+de",
+                "tout",
+                r"ce\s+qui\s+précède|ce\s+qui\s+a\s+précédé|ce\s+qui\s+(?:est\s+|se\s+trouve\s+)?"
+                r"(?:au-dessus|ci-dessus|plus\s+haut)|ce\s+qui\s+vient\s+avant|le\s+reste",
+                r"dit|dite?s|écrit|écrite?s|mentionné|indiqué|demandé|discuté|raconté|précisé|"
+                r"expliqué|parlé",
+                r"avant|auparavant|précédemment|plus\s+tôt|jusqu'ici|jusqu'à\s+présent|"
+                r"jusqu'à\s+maintenant|au-dessus|ci-dessus|plus\s+haut|tout\s+à\s+l'heure",
+                also=r"ce\s+(?:qu'on|que\s+l'on|que)\s+(?:t'a|vous\s+a|t'as?)\s+(?:été\s+)?"
+                r"(?:dit|demandé|appris|ordonné|indiqué)",
             ),
             re.M,
         ),
         mention_veto=True,
+        topic_veto=True,
     ),
     Rule(
         "fr.override_user_request",
