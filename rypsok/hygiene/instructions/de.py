@@ -127,7 +127,11 @@ RULES = [
             r"\b(?:deine|ihre|eure)\s+(?:\w+\s+){0,2}?(?:\w*anweisungen|\w*regeln|\w*richtlinien|"
             r"vorgaben|befehle|instruktionen)\s+(?:\w+\s+){0,3}?(?:gelten|zählen|sind)\s+"
             r"(?:ab\s+sofort\s+|jetzt\s+|nun\s+|ab\s+jetzt\s+)?(?:nicht\s+mehr|ungültig|aufgehoben|"
-            r"hinfällig|nichtig|ausser\s+kraft)"
+            r"hinfällig|nichtig|ausser\s+kraft)|"
+            r"\b(?:du|sie)\s+(?:musst|müssen|brauchst|brauchen)\s+(?:\w+\s+)?(?:deine|ihre)\s+"
+            r"(?:bisherigen|vorherigen|ursprünglichen|alten|früheren)\s+(?:\w*anweisungen|"
+            r"\w*richtlinien|vorgaben|instruktionen|programmierung)\s+(?:\w+\s+)?nicht\s+mehr\s+"
+            r"(?:zu\s+)?(?:befolgen|beachten|einhalten|folgen)\b"
         ),
     ),
     Rule(
@@ -203,7 +207,7 @@ RULES = [
         "de.reveal_prompt",
         trigger_words(
             "systemprompt|system-prompt|system prompt|systemnachricht|ursprünglich|"
-            "anfänglich|initial|versteckt|geheim|intern"
+            "anfänglich|initial|versteckt|geheim|intern|deine|eure"
         ),
         LazyPattern(
             fill(
@@ -212,7 +216,9 @@ RULES = [
                 r"teile|enthülle|liste|kopiere)\s+(?:mir\s+|uns\s+)?(?:⟨W⟩\s+){0,3}?"
                 r"(?:system-?prompt\w*|system\s+prompt|systemnachricht\w*|"
                 r"(?:ursprünglich|anfänglich|initial|versteckt|geheim|intern)\w*\s+(?:anweisungen|"
-                r"instruktionen|regeln|prompt|vorgaben|richtlinien)))",
+                r"instruktionen|regeln|prompt|vorgaben|richtlinien)|"
+                r"(?:deine|eure)\s+(?:\w+\s+)?(?:anweisungen|instruktionen|systemanweisungen|"
+                r"vorgaben)(?=\s*(?:[,.!?:;]|$|wörtlich|vollständig|komplett|\s+und\b))))",
                 W=WORD,
             ),
             re.M,
