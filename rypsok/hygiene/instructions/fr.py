@@ -230,8 +230,10 @@ RULES = [
             fill(
                 r"\b(?:envoie|envoyez|transfère|transférez|transmets|transmettez|publie|publiez|"
                 r"poste|postez|ajoute|ajoutez|téléverse|téléversez|partage|partagez|copie|copiez|"
-                r"colle|collez|joins|joignez)\b[^.!?\n]{0,80}?(?:historique|conversation|"
-                r"discussion|échanges|messages?\s+de\s+l'utilisat\w+|e-mails?\s+de\s+l'utilisat\w+|"
+                r"colle|collez|joins|joignez)\b[^.!?\n]{0,80}?(?:historique|"
+                # "la conversation", not a project's "questions et discussions" (bug reports)
+                r"(?:la|cette|notre|votre|ta|toute\s+la)\s+(?:conversation|discussion)|"
+                r"(?:nos|ces|vos|tes|les)\s+échanges|messages?\s+de\s+l'utilisat\w+|e-mails?\s+de\s+l'utilisat\w+|"
                 r"courriels?\s+de\s+l'utilisat\w+|de\s+l'utilisat\w+|clés?\s+(?:d'\s*)?api|"
                 r"mots?\s+de\s+passe|identifiants|prompt\s+système)[^!?\n]{0,80}?⟨T⟩",
                 T=TARGET,
