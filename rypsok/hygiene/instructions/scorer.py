@@ -74,6 +74,8 @@ def normalise_joined(folded_texts: Sequence[str]) -> bytes:
     """``_JOIN.join(map(normalise, folded_texts))``, for texts without "\\x00"; in one pass when
     they are ASCII (``normalise`` works character by character, but for the space it puts at
     each end)."""
+    if not folded_texts:
+        return b""
     folded = " " + " \x00 ".join(folded_texts) + " "
     if not folded.isascii():
         # Its separators are looked for in the texts that are not ASCII only.
