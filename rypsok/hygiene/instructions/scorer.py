@@ -123,6 +123,47 @@ class LinearScorer:
         positive feature scores more."""
         return self.bias + sum(map(self._positive_weights.__getitem__, positive_features))
 
+    def reaching(
+        self, found: list[tuple[int, int, int]], short: list[int], data: list[bytes]
+    ) -> list[int]:
+        """The positions in ``short`` of the texts whose ``positive_bound`` reaches the shipped
+        threshold (less the margin), from ``positive_matches`` of ``data[i] for i in short``
+        joined: each text's features are the matches starting in it. The automaton gives the
+        matches in the order of their ends, so text by text; were one out of that order, each
+        match would be placed by bisection instead."""
+        clear = model().threshold - _BOUND_MARGIN
+        weights = self._positive_weights
+        starts: list[float] = list(
+            itertools.accumulate((len(data[i]) + 1 for i in short[:-1]), initial=0)
+        )
+        starts.append(float("inf"))
+        out: list[int] = []
+        position, seen, total = 0, set(), 0.0
+        for feature, start, _ in found:
+            if not starts[position] <= start < starts[position + 1]:
+                following = bisect.bisect_right(starts, start) - 1
+                if following < position:
+                    return self._reaching_by_bisection(found, starts, clear)
+                if self.bias + total >= clear and seen:
+                    out.append(position)
+                position, seen, total = following, set(), 0.0
+            if feature not in seen:
+                seen.add(feature)
+                total += weights[feature]
+        if self.bias + total >= clear and seen:
+            out.append(position)
+        return out
+
+    def _reaching_by_bisection(
+        self, found: list[tuple[int, int, int]], starts: list[float], clear: float
+    ) -> list[int]:
+        per_text: dict[int, set[int]] = {}
+        for feature, start, _ in found:
+            per_text.setdefault(bisect.bisect_right(starts, start) - 1, set()).add(feature)
+        return sorted(
+            p for p, features in per_text.items() if self.positive_bound(features) >= clear
+        )
+
     def short_bound(self, data: bytes) -> float:
         """``positive_bound`` of the positive features found in ``data``."""
         found = self._positive_automaton.find_matches_as_indexes(data, overlapping=True)
@@ -207,16 +248,11 @@ def flags(folded_texts: Sequence[str]) -> list[bool]:
     clear = shipped.threshold - _BOUND_MARGIN
     if scorer.positive_bound({i for i, _, _ in found}) < clear:
         return out
-    starts = list(itertools.accumulate((len(data[i]) + 1 for i in short[:-1]), initial=0))
-    per_text: dict[int, set[int]] = {}
-    for feature, start, _ in found:
-        per_text.setdefault(bisect.bisect_right(starts, start) - 1, set()).add(feature)
     # A text with no positive feature is bounded by the bias alone.
-    bounded = range(len(short)) if scorer.bias >= clear else per_text
-    for position in bounded:
-        if scorer.positive_bound(per_text.get(position, set())) >= clear:
-            slot = short[position]
-            out[slot] = scorer.best_window(data[slot]).score >= shipped.threshold
+    unbounded = range(len(short)) if scorer.bias >= clear else scorer.reaching(found, short, data)
+    for position in unbounded:
+        slot = short[position]
+        out[slot] = scorer.best_window(data[slot]).score >= shipped.threshold
     return out
 
 
