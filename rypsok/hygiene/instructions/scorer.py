@@ -52,15 +52,21 @@ def normalise(folded: str) -> bytes:
     """The folded text as the features see it: UTF-8, ASCII non-letters and common punctuation
     turned into spaces, a space at each end."""
     if not folded.isascii():
-        # The separators English text holds first, one by one: what is left is often ASCII,
-        # which the expression need not read.
-        for separator in _COMMON_SEPARATORS:
-            if separator in folded:
-                folded = folded.replace(separator, " ")
-        if not folded.isascii():
-            folded = _UNICODE_SEPARATORS.sub(" ", folded)
+        folded = _separated(folded)
     data = (" " + folded + " ").encode("utf-8", "replace")
     return data.translate(_ASCII_SEPARATORS)
+
+
+def _separated(folded: str) -> str:
+    """The punctuation outside ASCII that ``normalise`` turns into spaces, turned into them."""
+    # The separators English text holds first, one by one: what is left is often ASCII,
+    # which the expression need not read.
+    for separator in _COMMON_SEPARATORS:
+        if separator in folded:
+            folded = folded.replace(separator, " ")
+    if not folded.isascii():
+        folded = _UNICODE_SEPARATORS.sub(" ", folded)
+    return folded
 
 
 # Joins texts normalised or scored together: ``normalise`` turns it into a space, so no feature
@@ -71,16 +77,16 @@ _ASCII_SEPARATORS_BUT_JOIN = _JOIN + _ASCII_SEPARATORS[1:]
 
 
 def normalise_joined(folded_texts: Sequence[str]) -> bytes:
-    """``_JOIN.join(map(normalise, folded_texts))``, for texts without "\\x00"; in one pass when
-    they are ASCII (``normalise`` works character by character, but for the space it puts at
-    each end)."""
+    """``_JOIN.join(map(normalise, folded_texts))``, for texts without "\\x00", encoded and
+    translated in one pass (``normalise`` works character by character, but for the space it
+    puts at each end)."""
     if not folded_texts:
         return b""
-    folded = " " + " \x00 ".join(folded_texts) + " "
-    if not folded.isascii():
-        # Its separators are looked for in the texts that are not ASCII only.
-        return _JOIN.join(map(normalise, folded_texts))
-    return folded.encode("ascii").translate(_ASCII_SEPARATORS_BUT_JOIN)
+    texts = [text if text.isascii() else _separated(text) for text in folded_texts]
+    folded = " " + " \x00 ".join(texts) + " "
+    if folded.isascii():
+        return folded.encode("ascii").translate(_ASCII_SEPARATORS_BUT_JOIN)
+    return folded.encode("utf-8", "replace").translate(_ASCII_SEPARATORS_BUT_JOIN)
 
 
 @dataclass(frozen=True, slots=True)
