@@ -37,11 +37,11 @@ def instruction_like_flags(texts: Sequence[str]) -> list[bool]:
         folded_texts = [detector._fold(text) for text in texts]
         joined = _JOIN.join(folded_texts)
     starts = list(itertools.accumulate((len(f) + 1 for f in folded_texts[:-1]), initial=0))
-    kept, hulls, reread = detector._GATE.woken(joined, detector.trigger_hits(joined), starts)
+    kept, hulls, unfiltered = detector._GATE.woken(joined, detector.trigger_hits(joined), starts)
     flags = [False] * len(texts)
     to_score: list[int] = []
     for slot, folded in enumerate(folded_texts):
-        if slot in kept and (slot in reread or _may_match(joined, hulls.get(slot))):
+        if slot in kept and (slot in unfiltered or _may_match(joined, hulls.get(slot))):
             rejected: list[str] = []
             if detector.find_by_rules(folded, _original(texts[slot], folded), rejected, kept[slot]):
                 flags[slot] = True

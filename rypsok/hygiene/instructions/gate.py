@@ -117,11 +117,11 @@ class TriggerGate:
         """What the triggers found in texts joined by a character that is no word character
         (``starts``: where each text starts) wake: for each text, its hits that count (in its own
         offsets) and, for each woken rule, the stretch from its first window's start to its last
-        one's end (in the joined text's offsets); and the texts to be read again for role lines
-        or disguised words. A text with no hit that counts wakes nothing."""
+        one's end (in the joined text's offsets); and the texts holding a role word or a disguised
+        word, which no rule's filter can clear. A text with no hit that counts wakes nothing."""
         kept: dict[int, TriggerHits] = {}
         hulls: dict[int, dict[int, tuple[int, int]]] = {}
-        reread: set[int] = set()
+        unfiltered: set[int] = set()
         kinds = self._kinds
         rules_of_trigger = self.rules_of_trigger
         length = len(joined)
@@ -139,7 +139,7 @@ class TriggerGate:
             else:
                 kept[slot] = [(trigger_index, start - offset, end - offset)]
             if kind & (_ROLE | _DISGUISED):
-                reread.add(slot)
+                unfiltered.add(slot)
                 if kind & _DISGUISED:
                     continue
             text_end = starts[slot + 1] - 1 if slot + 1 < len(starts) else length
@@ -152,7 +152,7 @@ class TriggerGate:
                     rules[rule_index] = (min(lo, old_lo), max(hi, old_hi))
                 else:
                     rules[rule_index] = (lo, hi)
-        return kept, hulls, reread
+        return kept, hulls, unfiltered
 
 
 def _merged(windows: list[tuple[int, int]]) -> list[tuple[int, int]]:
