@@ -31,6 +31,24 @@ BENCH_ENV = {"BRAVE_API_KEY": "bench-key"}
 """Credentials the fake engines accept: brave needs one to be usable."""
 HIGH = 1_000_000
 """A limit the benchmarks never reach."""
+INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+"""The handshake's second line, written by hand on the raw pipe."""
+
+
+def initialize_request(
+    client: str, request_id: str | int = "init", version: str = "2025-11-25"
+) -> dict[str, Any]:
+    """The handshake's first line as a client writes it by hand on the raw pipe."""
+    return {
+        "jsonrpc": "2.0",
+        "id": request_id,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": version,
+            "capabilities": {},
+            "clientInfo": {"name": client, "version": "0"},
+        },
+    }
 
 
 T = TypeVar("T")

@@ -35,23 +35,17 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import _common as c
+
 ROOT = Path(__file__).resolve().parent.parent
 MAX_LINE_BYTES = 1 << 20
 CANDIDATE_ID = re.compile(rb'"id":\s*("(?:[^"\\]|\\.)*"|-?\d{1,30})')
 BIG_LINE_BYTES = 2 << 20
 EXIT_WITHIN_S = 5.0
 
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": "init",
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "fuzz", "version": "0"},
-    },
-}
-INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+# An older revision the SDK still speaks, so the fuzzer covers its negotiation too.
+INITIALIZE = c.initialize_request("fuzz", version="2025-06-18")
+INITIALIZED = c.INITIALIZED
 
 
 def config_file(directory: Path) -> Path:

@@ -44,17 +44,8 @@ import _common as c
 
 from rypsok.serve_stdio.pipe import BURST_ANSWERS
 
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": "init",
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-11-25",
-        "capabilities": {},
-        "clientInfo": {"name": "bench", "version": "0"},
-    },
-}
-INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+INITIALIZE = c.initialize_request("bench")
+INITIALIZED = c.INITIALIZED
 
 Owed = tuple[str, Any] | None  # ("id", the id) | ("null", None) | None: no answer owed
 

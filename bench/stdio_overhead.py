@@ -26,16 +26,7 @@ import trio
 from _servers import PlayServer, answer_play, single
 
 SEARCH = {"query": "structured concurrency deadline", "max_results": 20}
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 0,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-11-25",
-        "capabilities": {},
-        "clientInfo": {"name": "bench", "version": "0"},
-    },
-}
+INITIALIZE = c.initialize_request("bench", request_id=0)
 
 
 class Driver:

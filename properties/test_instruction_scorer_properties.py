@@ -56,3 +56,43 @@ def test_a_short_text_scores_the_bias_plus_the_weight_of_each_feature_it_contain
         if pattern in data
     )
     assert abs(SHIPPED.scorer.best_window(data).score - expected) < 1e-9
+
+
+# The model's heaviest positive features: a few of them bring a text near the threshold.
+HEAVY = st.sampled_from(
+    [
+        SHIPPED.scorer.patterns[i].strip()
+        for i in sorted(
+            range(len(SHIPPED.scorer.weights)), key=lambda i: -SHIPPED.scorer.weights[i]
+        )[:150]
+    ]
+)
+HEAVY_TEXT = st.lists(st.one_of(HEAVY, WORDS), max_size=25).map(" ".join)
+# Texts of the model's words, some scoring near or past the threshold, with empty and long ones.
+BATCH = st.lists(st.one_of(WORDY, HEAVY_TEXT, st.text(max_size=40), st.just("")), max_size=40)
+
+
+@settings(max_examples=200)
+@given(BATCH)
+def test_the_batch_flags_each_text_as_flagged_window_does(texts):
+    folded = [_fold(text) for text in texts if "\x00" not in text]
+    assert scorer.flags(folded) == [scorer.flagged_window(f) is not None for f in folded]
+
+
+@settings(max_examples=200)
+@given(BATCH)
+def test_the_texts_reaching_the_bound_are_found_in_order_or_out_of_it(texts):
+    """``reaching`` walks the matches text by text, as the automaton gives them; matches out
+    of that order are placed by bisection, with the same answer."""
+    data = [scorer.normalise(_fold(text)) for text in texts if "\x00" not in text]
+    short = [i for i, one in enumerate(data) if len(one) <= SHIPPED.scorer.window]
+    found = SHIPPED.scorer.positive_matches(b"\x00".join(data[i] for i in short))
+    clear = SHIPPED.threshold - 1e-6
+    expected = [
+        position
+        for position, slot in enumerate(short)
+        if SHIPPED.scorer.short_bound(data[slot]) >= clear
+        and SHIPPED.scorer.positive_matches(data[slot])
+    ]
+    assert SHIPPED.scorer.reaching(found, short, data) == expected
+    assert sorted(SHIPPED.scorer.reaching(found[::-1], short, data)) == expected

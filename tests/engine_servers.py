@@ -14,6 +14,7 @@ import gzip
 import http.server
 import socket
 import socketserver
+import ssl
 import struct
 import sys
 import threading
@@ -31,7 +32,10 @@ class Play:
     headers: dict[str, str] = field(default_factory=lambda: {"Content-Type": "application/json"})
     delay_s: float = 0.0
     mode: str = "answer"
-    """answer, hang (accept and never answer), dribble (a byte every 100 ms, forever), reset."""
+    """answer, hang (accept and never answer), dribble (a byte every 100 ms, forever), reset,
+    close (close without answering), short (headers and half the body, then close),
+    answer_then_close (answer as if keeping the connection, then close it), rst (read the
+    request and reset the connection at once, without the FIN reset sends first)."""
     gzip: bool = False
 
 
@@ -53,7 +57,7 @@ class Seen:
 
 
 class EngineServer:
-    def __init__(self, host: str = "127.0.0.1"):
+    def __init__(self, host: str = "127.0.0.1", tls: ssl.SSLContext | None = None):
         self.plays: dict[str, Play] = {}
         self.seen: list[Seen] = []
         self.connections_opened = 0
@@ -73,6 +77,15 @@ class EngineServer:
                 pass
 
             def setup(self) -> None:
+                if tls is not None:
+                    # In the handler's thread, so that a client refusing the certificate
+                    # stops only its own connection.
+                    self.request.settimeout(5)
+                    try:
+                        self.request.do_handshake()
+                    finally:
+                        self.request.settimeout(None)
+                    server.alpn = self.request.selected_alpn_protocol()
                 super().setup()
                 with server._count_lock:
                     server.connections_opened += 1
@@ -110,6 +123,16 @@ class EngineServer:
                     )
                     self.close_connection = True
                     return
+                if play.mode == "rst":
+                    self.connection.setsockopt(
+                        socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0)
+                    )
+                    self.connection.close()
+                    self.close_connection = True
+                    return
+                if play.mode == "close":
+                    self.close_connection = True
+                    return
                 payload = gzip.compress(play.body) if play.gzip else play.body
                 self.send_response(play.status)
                 for name, value in play.headers.items():
@@ -126,7 +149,13 @@ class EngineServer:
                     return
                 self.send_header("Content-Length", str(len(payload)))
                 self.end_headers()
+                if play.mode == "short":
+                    self.wfile.write(payload[: len(payload) // 2])
+                    self.close_connection = True
+                    return
                 self.wfile.write(payload)
+                if play.mode == "answer_then_close":
+                    self.close_connection = True
 
         class Threading(socketserver.ThreadingMixIn, http.server.HTTPServer):
             daemon_threads = True
@@ -135,18 +164,25 @@ class EngineServer:
             def handle_error(self, request: object, client_address: object) -> None:
                 """A client that hung up (rypsok stopping a bomb or a call at its deadline)
                 is what the tests do; anything else is the test server's own fault."""
-                if not isinstance(sys.exc_info()[1], ConnectionError):
+                if not isinstance(sys.exc_info()[1], ConnectionError | ssl.SSLError):
                     super().handle_error(request, client_address)
 
         self._httpd = Threading((host, 0), Handler)
+        if tls is not None:
+            self._httpd.socket = tls.wrap_socket(
+                self._httpd.socket, server_side=True, do_handshake_on_connect=False
+            )
         self.host = host
+        self.scheme = "https" if tls is not None else "http"
+        self.alpn: str | None = None
+        """The protocol the last TLS client chose by ALPN."""
         self.port = self._httpd.server_address[1]
         self._thread = threading.Thread(
             target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
         )
 
     def endpoint(self, name: str) -> str:
-        return f"http://{self.host}:{self.port}/e/{name}"
+        return f"{self.scheme}://{self.host}:{self.port}/e/{name}"
 
     def requests_for(self, engine: str) -> list[Seen]:
         return [s for s in self.seen if s.engine == engine]

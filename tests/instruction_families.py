@@ -4,6 +4,7 @@ same words that must not be (tests/test_instructions.py checks both, and that th
 finds the same as a full search on them)."""
 
 from tests.instruction_families_europe import EUROPE_FAMILY_PAIRS
+from tests.instruction_families_everyday import EVERYDAY_FAMILY_PAIRS
 from tests.instruction_families_intl import INTL_FAMILY_PAIRS
 
 # Written for this project, one row per family of injection as attackers write it: the text that
@@ -640,4 +641,4 @@ SCORER_PAIRS = [
 
 # The languages and registers added for issue 23, beside the others (one list, for the tests and
 # the trainer's near-misses alike).
-FAMILY_PAIRS += INTL_FAMILY_PAIRS + EUROPE_FAMILY_PAIRS
+FAMILY_PAIRS += INTL_FAMILY_PAIRS + EUROPE_FAMILY_PAIRS + EVERYDAY_FAMILY_PAIRS

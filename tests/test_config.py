@@ -153,6 +153,10 @@ def test_switched_off_engine_is_disabled_even_without_its_key():
         ({"log": {"level": "loud"}}, "log.level"),
         ({"engines": {"bing": {}}}, "engines.bing"),
         ({"engines": {"github": {"weight": -1}}}, "engines.github.weight"),
+        ({"engines": {"github": {"weight": float("nan")}}}, "engines.github.weight"),
+        ({"engines": {"github": {"weight": float("inf")}}}, "engines.github.weight"),
+        ({"breaker": {"cooldown_s": float("nan")}}, "breaker.cooldown_s"),
+        ({"breaker": {"max_cooldown_s": float("inf")}}, "breaker.max_cooldown_s"),
         ({"engines": {"github": {"endpoint": "api.github.com"}}}, "engines.github.endpoint"),
         (
             {"engines": {"github": {"credential_env": "not a name"}}},

@@ -3,15 +3,24 @@ keeps, reuses, bounds and closes."""
 
 from __future__ import annotations
 
+import ssl
+
 import anyio
 import httpcore
 import pytest
 
+from rypsok.engines.request import Wire
 from rypsok.metasearch.orchestrate import TLS_CONTEXT
 from rypsok.metasearch.pool import EnginePool
 from tests.engine_servers import EngineServer, Play
 
 pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture(params=["trio", "asyncio"])
+def anyio_backend(request) -> str:
+    """The library runs under either loop; its connections use httpcore's backend for each."""
+    return request.param
 
 
 @pytest.fixture
@@ -23,24 +32,36 @@ def engines():
 
 
 async def make_pool(
-    max_connections: int = 4, max_idle: int = 4, keepalive_expiry: float = 5.0
+    max_connections: int = 4,
+    max_idle: int = 4,
+    keepalive_expiry: float = 5.0,
+    tls: ssl.SSLContext | None = None,
 ) -> EnginePool:
-    return EnginePool(await TLS_CONTEXT.get(), max_connections, max_idle, keepalive_expiry)
+    tls = tls or await TLS_CONTEXT.get()
+    return EnginePool(tls, max_connections, max_idle, keepalive_expiry)
+
+
+def wire(server: EngineServer, engine: str = "x") -> Wire:
+    host = f"{server.host}:{server.port}".encode()
+    return Wire(
+        "GET",
+        server.scheme.encode(),
+        server.host.encode(),
+        server.port,
+        f"/e/{engine}/search".encode(),
+        [(b"Host", host)],
+        b"",
+    )
 
 
 async def get(pool: EnginePool, server: EngineServer, engine: str = "x") -> tuple[int, bytes]:
-    """One GET through the pool, its body read and its response closed (as _send does)."""
-    request = httpcore.Request(
-        "GET",
-        server.endpoint(engine) + "/search",
-        headers=[(b"Host", f"{server.host}:{server.port}".encode())],
-    )
-    response = await pool.handle_async_request(request)
+    """One GET through the pool, its body read and its answer closed (as _send does)."""
+    answer = await pool.send(wire(server, engine))
     try:
-        body = b"".join([part async for part in response.stream])
+        body = b"".join([part async for part in answer.body])
     finally:
-        await response.aclose()
-    return response.status, body
+        await answer.body.aclose()
+    return answer.status, body
 
 
 async def until(condition, timeout_s: float = 3.0) -> None:
@@ -119,6 +140,19 @@ async def test_a_connection_the_server_closes_is_not_kept(engines):
         await pool.aclose()
 
 
+async def test_an_idle_connection_the_server_closed_is_not_used(engines):
+    engines.plays["x"] = Play(body=b"{}", mode="answer_then_close")
+    pool = await make_pool()
+    try:
+        assert await get(pool, engines) == (200, b"{}")
+        assert pool.idle == 1  # nothing in the answer said it would close
+        await until(lambda: engines.connections_open == 0)
+        assert await get(pool, engines) == (200, b"{}")
+        assert engines.connections_opened == 2
+    finally:
+        await pool.aclose()
+
+
 async def test_a_cancelled_request_closes_its_connection_and_frees_its_place(engines):
     engines.plays["x"] = Play(mode="hang")
     pool = await make_pool(max_connections=1, max_idle=1)
@@ -137,11 +171,33 @@ async def test_a_cancelled_request_closes_its_connection_and_frees_its_place(eng
 async def test_a_request_that_cannot_connect_frees_its_place():
     with anyio.fail_after(5):
         pool = await make_pool(max_connections=1, max_idle=1)
-        nothing = httpcore.Request("GET", "http://127.0.0.1:9/", headers=[(b"Host", b"x")])
+        nothing = Wire("GET", b"http", b"127.0.0.1", 9, b"/", [(b"Host", b"x")], b"")
         for _ in range(2):
             with pytest.raises(httpcore.ConnectError):
-                await pool.handle_async_request(nothing)
+                await pool.send(nothing)
         assert pool.connections == 0
+
+
+@pytest.mark.parametrize(
+    ("mode", "error"),
+    [
+        ("close", httpcore.RemoteProtocolError),
+        ("short", httpcore.RemoteProtocolError),
+        ("rst", httpcore.ReadError),
+    ],
+)
+async def test_a_server_that_fails_before_its_answer_ends_is_httpcores_error(engines, mode, error):
+    engines.plays["x"] = Play(mode=mode, body=b'{"results": []}')
+    pool = await make_pool(max_connections=1)
+    try:
+        with pytest.raises(error):
+            await get(pool, engines)
+        assert pool.connections == 0
+        engines.plays["x"] = Play(body=b"{}")
+        with anyio.fail_after(2):
+            assert await get(pool, engines) == (200, b"{}")
+    finally:
+        await pool.aclose()
 
 
 async def test_aclose_closes_every_connection():
@@ -155,3 +211,48 @@ async def test_aclose_closes_every_connection():
         await pool.aclose()
         assert pool.connections == 0
         await until(lambda: server.connections_open == 0)
+
+
+@pytest.fixture(scope="module")
+def tls_server():
+    """An engine over TLS with a certificate for 127.0.0.1 from a CA of the test's own, and a
+    client context that trusts that CA (and one that trusts another)."""
+    import trustme
+
+    ca, stranger = trustme.CA(), trustme.CA()
+    server_side = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    server_side.set_alpn_protocols(["h2", "http/1.1"])
+    ca.issue_cert("127.0.0.1").configure_cert(server_side)
+    trusting, refusing = ssl.create_default_context(), ssl.create_default_context()
+    ca.configure_trust(trusting)
+    stranger.configure_trust(refusing)
+    with EngineServer(tls=server_side) as server:
+        server.plays["x"] = Play(body=b'{"tls": true}')
+        yield server, trusting, refusing
+
+
+async def test_an_engine_over_tls_is_reached_by_http_1_1_and_its_connection_kept(tls_server):
+    server, trusting, _ = tls_server
+    pool = await make_pool(tls=trusting)
+    opened = server.connections_opened
+    try:
+        for _ in range(3):
+            assert await get(pool, server) == (200, b'{"tls": true}')
+        assert server.connections_opened - opened == 1
+        assert (pool.connections, pool.idle) == (1, 1)
+        # The server would speak h2 if offered: the client offers HTTP/1.1 only.
+        assert server.alpn == "http/1.1"
+    finally:
+        await pool.aclose()
+
+
+async def test_a_certificate_the_client_does_not_trust_is_a_connect_error(tls_server):
+    server, _, refusing = tls_server
+    pool = await make_pool(max_connections=1, tls=refusing)
+    try:
+        for _ in range(2):
+            with pytest.raises(httpcore.ConnectError):
+                await get(pool, server)
+        assert pool.connections == 0
+    finally:
+        await pool.aclose()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import ipaddress
+import math
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -39,6 +40,9 @@ def number(minimum: float):
     def check(key: str, value: Any) -> float:
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise ConfigError(key, f"must be a number, not {type(value).__name__}")
+        if not math.isfinite(value):
+            # TOML spells nan and inf; a nan compares false with every bound and would pass.
+            raise ConfigError(key, f"must be a finite number, not {value}")
         if value < minimum:
             raise ConfigError(key, f"must be at least {minimum}")
         return float(value)

@@ -8,19 +8,21 @@ group, its channel and their scheduling cost about 0.17 ms of CPU a search). Not
 outlives the call.
 
 Each engine has its own connection pool (:class:`EnginePools`, each a
-:class:`~rypsok.metasearch.pool.EnginePool` of httpcore connections), sized for every search
+:class:`~rypsok.metasearch.pool.EnginePool` of HTTP/1.1 connections), sized for every search
 that admission lets in at once, so an engine request never queues behind another. A pool
 is made when its engine is first asked, inside that search's deadline; the TLS context they
 share is built once, in a worker thread (:class:`rypsok.lazy.Once`), so a slow build costs a
 search no more than its deadline.
 
 The engines build :class:`~rypsok.engines.request.EngineRequest` objects (an
-``httpx.Request``'s arguments and its wire form); they are sent on httpcore, the layer under
-httpx, because an engine's request needs none of what an ``httpx.AsyncClient`` adds around
-it (redirects, cookies, auth flows, event hooks, response wrapping), and that cost a third
-of a search's transport CPU (docs/performance.md, "CPU per search"). :func:`_send` keeps what
-the client did for these requests: the endpoint's userinfo as Basic auth, no timeout of its
-own, the body read raw and inflated by :mod:`rypsok.net.body`.
+``httpx.Request``'s arguments and its wire form); they are sent on h11 over a network stream
+made as httpcore's backend makes it (:mod:`rypsok.metasearch.http11`), because an engine's
+request needs none of what an ``httpx.AsyncClient`` adds around it (redirects, cookies, auth
+flows, event hooks, response wrapping) nor what httpcore's connections add (locks, traces,
+a timeout scope per read), and these cost most of a search's transport CPU
+(docs/performance.md, "CPU per search"). :func:`_send` keeps what the client did for these
+requests: the endpoint's userinfo as Basic auth, no timeout of its own, the body read raw and
+inflated by :mod:`rypsok.net.body`, httpcore's exceptions.
 """
 
 from __future__ import annotations
@@ -95,8 +97,8 @@ class EnginePools:
     cancellations at the deadline took seconds of CPU. Separate pools also keep a hanging
     engine from holding connections another engine needs.
 
-    Engines are operator-trusted endpoints: no proxy (httpcore's connections read no proxy
-    variables), no redirects (httpcore follows none), no timeout (the search deadline bounds every
+    Engines are operator-trusted endpoints: no proxy (the connections read no proxy
+    variables), no redirects (none is followed), no timeout (the search deadline bounds every
     request), HTTP/1.1 only. Each engine sets its own User-Agent in ``build_request``.
     """
 
@@ -149,19 +151,13 @@ class EnginePools:
 async def _send(pool: EnginePool, wire: Wire) -> tuple[int, httpx.Headers, bytes]:
     """Send an engine's request; its status, headers and body, read raw and inflated under
     ``MAX_BODY_BYTES``. Raises what httpcore raises, BodyTooLarge or BodyUndecodable."""
-    sent = httpcore.Request(
-        wire.method,
-        httpcore.URL(scheme=wire.scheme, host=wire.host, port=wire.port, target=wire.target),
-        headers=wire.headers,
-        content=wire.content,
-    )
-    response = await pool.handle_async_request(sent)
+    answer = await pool.send(wire)
     try:
-        headers = httpx.Headers(response.headers)
-        body = await read_raw(response.stream, headers.get("content-encoding", ""), MAX_BODY_BYTES)
+        headers = httpx.Headers(answer.headers)
+        body = await read_raw(answer.body, headers.get("content-encoding", ""), MAX_BODY_BYTES)
     finally:
-        await response.aclose()
-    return response.status, headers, body
+        await answer.body.aclose()
+    return answer.status, headers, body
 
 
 @dataclass

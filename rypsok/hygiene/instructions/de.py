@@ -11,6 +11,7 @@ from rypsok.hygiene.instructions.patterns import (
     WORD,
     LazyPattern,
     Rule,
+    everything_before,
     fill,
     override_pattern,
     trigger_words,
@@ -69,17 +70,24 @@ RULES = [
     ),
     Rule(
         "de.override_everything",
-        trigger_words("vergiss|vergesst|vergessen sie|ignorier"),
+        trigger_words("vergiss|vergesst|vergessen sie|ignorier|missacht"),
         LazyPattern(
-            fill(
-                r"⟨IMP⟩(?P<core>(?:vergiss|vergesst|vergessen\s+sie|ignoriere|ignorieren\s+sie)\s+"
-                r"alles,?\s+(?:was\s+(?:dir|ihnen|euch|man\s+dir|man\s+ihnen)\s+(?:\w+\s+){0,2}?"
-                r"(?:gesagt|aufgetragen|befohlen|vorgegeben|erklärt|mitgeteilt|beigebracht)|"
-                r"(?:bisherige|vorherige|obige|davor|zuvor|vorher|bisher)))",
+            everything_before(
+                r"vergiss|vergesst|vergessen\s+sie|ignoriere|ignoriert|ignorieren\s+sie|missachte|"
+                r"missachten\s+sie",
+                "alles",
+                r"bisherige|vorherige|obige|oben\s+genannte|davor|zuvor|vorher|bisher|oben|"
+                r"bis\s+hierher|bis\s+hier|bis\s+jetzt",
+                r"gesagt|geschrieben|besprochen|gesprochen|erwähnt|mitgeteilt|aufgetragen|"
+                r"vorgegeben|erzählt|steht|stand|kam",
+                r"vorher|zuvor|davor|bisher|bis\s+jetzt|bis\s+hierher|oben|vorhin|eben|gerade",
+                also=r"was\s+(?:dir|ihnen|euch|man\s+dir|man\s+ihnen)\s+(?:\w+\s+){0,2}?"
+                r"(?:gesagt|aufgetragen|befohlen|vorgegeben|erklärt|mitgeteilt|beigebracht)",
             ),
             re.M,
         ),
         mention_veto=True,
+        topic_veto=True,
     ),
     Rule(
         "de.override_user_request",
@@ -119,7 +127,11 @@ RULES = [
             r"\b(?:deine|ihre|eure)\s+(?:\w+\s+){0,2}?(?:\w*anweisungen|\w*regeln|\w*richtlinien|"
             r"vorgaben|befehle|instruktionen)\s+(?:\w+\s+){0,3}?(?:gelten|zählen|sind)\s+"
             r"(?:ab\s+sofort\s+|jetzt\s+|nun\s+|ab\s+jetzt\s+)?(?:nicht\s+mehr|ungültig|aufgehoben|"
-            r"hinfällig|nichtig|ausser\s+kraft)"
+            r"hinfällig|nichtig|ausser\s+kraft)|"
+            r"\b(?:du|sie)\s+(?:musst|müssen|brauchst|brauchen)\s+(?:\w+\s+)?(?:deine|ihre)\s+"
+            r"(?:bisherigen|vorherigen|ursprünglichen|alten|früheren)\s+(?:\w*anweisungen|"
+            r"\w*richtlinien|vorgaben|instruktionen|programmierung)\s+(?:\w+\s+)?nicht\s+mehr\s+"
+            r"(?:zu\s+)?(?:befolgen|beachten|einhalten|folgen)\b"
         ),
     ),
     Rule(
@@ -195,7 +207,7 @@ RULES = [
         "de.reveal_prompt",
         trigger_words(
             "systemprompt|system-prompt|system prompt|systemnachricht|ursprünglich|"
-            "anfänglich|initial|versteckt|geheim|intern"
+            "anfänglich|initial|versteckt|geheim|intern|deine|eure"
         ),
         LazyPattern(
             fill(
@@ -204,7 +216,9 @@ RULES = [
                 r"teile|enthülle|liste|kopiere)\s+(?:mir\s+|uns\s+)?(?:⟨W⟩\s+){0,3}?"
                 r"(?:system-?prompt\w*|system\s+prompt|systemnachricht\w*|"
                 r"(?:ursprünglich|anfänglich|initial|versteckt|geheim|intern)\w*\s+(?:anweisungen|"
-                r"instruktionen|regeln|prompt|vorgaben|richtlinien)))",
+                r"instruktionen|regeln|prompt|vorgaben|richtlinien)|"
+                r"(?:deine|eure)\s+(?:\w+\s+)?(?:anweisungen|instruktionen|systemanweisungen|"
+                r"vorgaben)(?=\s*(?:[,.!?:;]|$|wörtlich|vollständig|komplett|\s+und\b))))",
                 W=WORD,
             ),
             re.M,

@@ -93,11 +93,17 @@ RULES = [
     ),
     Rule(
         "de.instead_of_the_task",
-        trigger_words("nicht zusammen|stattdessen|statt dessen"),
+        trigger_words("nicht zusammen|stattdessen|statt dessen|sondern|hör auf|hören sie auf"),
         LazyPattern(
-            r"\b(?:fasse|fassen\s+sie|übersetze|übersetzen\s+sie)\s+(?:diese[nsmr]?|den|die|das)\s+"
-            r"(?:\w+\s+){0,2}?(?:nicht\s+zusammen|nicht)\s*[.,;:!]*\s*(?:\w+\s+){0,2}?"
-            r"(?:stattdessen|statt\s+dessen)\b"
+            r"\b(?:fasse|fassen\s+sie|übersetze|übersetzen\s+sie|beantworte|beantworten\s+sie)\s+"
+            r"(?:diese[nsmr]?|den|die|das|meine)\s+(?:\w+\s+){0,2}?(?:nicht\s+zusammen|nicht)"
+            r"\s*[.,;:!]*\s*(?:(?:\w+\s+){0,2}?(?:stattdessen|statt\s+dessen)\b|"
+            # "…, sondern gib nur „LOL“ aus": a reply dictated instead
+            r"sondern\s+(?:gib|schreib\w*|sag\w*|antworte\w*)\s+(?:\w+\s+){0,2}?"
+            r"(?:nur\b|aus\b|[\"'„“«]))|"
+            r"\b(?:hör|höre|hört|hören\s+sie)\s+auf\s*,?\s+(?:\w+\s+){0,2}?(?:zu\s+(?:antworten|"
+            r"übersetzen)|zu\s+beantworten|zusammenzufassen|zu\s+befolgen)\b[^.!?\n]{0,60}?"
+            r"\b(?:stattdessen|statt\s+dessen)\b"
         ),
     ),
     Rule(
@@ -109,8 +115,9 @@ RULES = [
         ),
         LazyPattern(
             r"\b(?:vergiss|vergessen\s+sie|ignoriere|ignorieren\s+sie)\s+(?:den|die|das)\s+"
-            r"(?:obigen?\s+|vorherigen?\s+|ganzen?\s+)?(?:artikel|text|dokument|kontext|inhalt|"
-            r"e-mail|mail|seite|beitrag|bericht)\s*,?\s+und\s+(?:\w+\s+){0,2}?(?:beantworte|"
+            r"(?:obigen?\s+|vorherigen?\s+|ganzen?\s+|eigentliche\s+|ursprüngliche\s+)?(?:artikel|"
+            r"text|dokument|kontext|inhalt|e-mail|mail|seite|beitrag|bericht|frage|aufgabe|anfrage)"
+            r"\s*,?\s+und\s+(?:\w+\s+){0,2}?(?:beantworte|"
             r"beantworten\s+sie|antworte|antworten\s+sie|sag|sage|sagen\s+sie|schreib|schreibe|"
             r"schreiben\s+sie|erzähl|erzähle|gib|geben\s+sie)\b"
         ),
@@ -130,23 +137,43 @@ RULES = [
         "de.from_now_on_reply",
         trigger_words("ab jetzt|ab sofort|von nun an|von jetzt an|ab nun"),
         LazyPattern(
-            r"\b(?:ab\s+jetzt|ab\s+sofort|von\s+nun\s+an|von\s+jetzt\s+an|ab\s+nun)\s*,?\s+"
-            r"(?:antwortest|sprichst|schreibst|redest|reagierst)\s+du\s+(?:\w+\s+){0,2}?nur\b|"
-            r"\b(?:ab\s+jetzt|ab\s+sofort|von\s+nun\s+an|von\s+jetzt\s+an|ab\s+nun)\s*,?\s+"
-            r"(?:antworte|antworten\s+sie|sprich|sprechen\s+sie|schreib|schreibe|schreiben\s+sie)\s+"
-            r"(?:\w+\s+){0,2}?nur\b"
+            fill(
+                # "ab jetzt antwortest du nur …", "ab jetzt antworte nur …"
+                r"\b(?:⟨NOW⟩)\s*,?\s+(?:(?:⟨REPLIES⟩)\s+du|(?:⟨REPLY⟩))\s+(?:\w+\s+){0,2}?⟨ONLY⟩|"
+                # "antworte ab jetzt nur …", "du antwortest ab sofort nur noch …"
+                r"\b(?:du\s+(?:⟨REPLIES⟩)|(?:⟨REPLY⟩))\s+(?:\w+\s+)?(?:⟨NOW⟩)\s*,?\s+(?:\w+\s+){0,2}?"
+                r"⟨ONLY⟩|"
+                # "ab sofort bist du ein Pirat und sprichst nur noch wie einer"
+                r"\b(?:⟨NOW⟩)\s*,?\s+(?:bist\s+du|du\s+bist|sind\s+sie)\s+[^.!?\n]{1,60}?\s+und\s+"
+                r"(?:⟨REPLIES⟩|antworten|sprechen|reden)\s+(?:\w+\s+){0,2}?⟨ONLY⟩",
+                NOW=r"ab\s+jetzt|ab\s+sofort|von\s+nun\s+an|von\s+jetzt\s+an|ab\s+nun",
+                REPLIES=r"antwortest|sprichst|schreibst|redest|reagierst",
+                REPLY=r"antworte|antworten\s+sie|sprich|sprechen\s+sie|schreib|schreibe|"
+                r"schreiben\s+sie|rede|reden\s+sie",
+                # What the reply is to be: a language, a form, dictated words; "nur noch auf
+                # E-Mails" or "nur noch mit Füller" is advice about what to answer or write with.
+                ONLY=r"(?:nur|ausschliesslich|immer)\s+(?:noch\s+)?(?:auf\s+\w+isch\b|in\s+(?:\w+\s+)?"
+                r"(?:reimen|versen|grossbuchstaben|emojis|\w+isch)\b|mit\s+(?:ja|nein|einem\s+wort|"
+                r"emojis?)\b|mit\s+[\"'„“«]|wie\s+(?:ein|eine|einer)\b|im\s+stil\b|als\s+\w+\b|"
+                r"[\"'„“«])",
+            )
         ),
     ),
     Rule(
         "de.ask_prompt",
         trigger_words(
-            "system-prompt|systemprompt|system prompt|am anfang dieses|am anfang des|"
+            "system-prompt|systemprompt|system prompt|am anfang dieses|am anfang des|vor dieser|"
             "zu beginn dieses|zu beginn des|vor meiner|deinen entwicklern|ihren entwicklern|"
             "deinen erschaffern|deinen schöpfern"
         ),
         LazyPattern(
             r"\bwas\s+(?:\w+\s+){0,3}?(?:in|im)\s+(?:deinem|ihrem|dem)\s+(?:system-?prompt|"
             r"system\s+prompt|systemprompt)\s+(?:\w+\s+)?(?:steht|stand|enthalten\s+ist)\b|"
+            r"\bwas\s+(?:steht|stand)\s+(?:genau\s+)?(?:in|im)\s+(?:deinem|ihrem)\s+(?:system-?prompt|"
+            r"system\s+prompt|systemprompt)\b|"
+            r"\b(?:wiederhole|wiederholen\s+sie|zeig|zeige|zeigen\s+sie|gib|geben\s+sie|kopiere)\s+"
+            r"(?:mir\s+)?alles\s*,?\s+was\s+(?:vor|über)\s+(?:dieser|meiner)\s+(?:nachricht|frage|"
+            r"eingabe|zeile)\s+(?:steht|stand|kam)\b|"
             r"\bwas\s+(?:steht|stand|stehen|standen)\s+(?:\w+\s+){0,2}?(?:am\s+anfang|zu\s+beginn)\s+"
             r"(?:dieses|des|unseres)\s+(?:gesprächs|chats|prompts|dialogs|kontexts)\b|"
             r"\b(?:zeig|zeige|zeigen\s+sie|gib|geben\s+sie|wiederhole|wiederholen\s+sie|nenne|"

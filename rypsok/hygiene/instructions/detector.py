@@ -23,6 +23,7 @@ from rypsok.hygiene.instructions import (
     en_switch,
     es,
     fr,
+    fr_es_indirect,
     gate,
     intl_east_asia,
     intl_europe,
@@ -67,6 +68,7 @@ _RULES: tuple[Rule, ...] = tuple(
     + de_indirect.RULES
     + fr.RULES
     + es.RULES
+    + fr_es_indirect.RULES
     + zh.RULES
     + ru.RULES
     + switch_intl.RULES

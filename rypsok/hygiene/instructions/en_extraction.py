@@ -105,6 +105,8 @@ RULES = [
             r"before\s+(?:this|my)\s+(?:message|question|text))|"
             r"\bwhat\s+(?:are|were)\s+the\s+(?:\w+\s+)?(?:sentences|words|lines)\s+before\s+"
             r"(?:this|the\s+text|my)\b|"
+            r"\bwhat(?:'s|\s+is|\s+was)\s+(?:written\s+|said\s+)?in\s+your\s+(?:system\s+prompt|"
+            r"(?:initial|original|hidden|secret)\s+(?:instructions|prompt))\b|"
             r"\b(?:first|last)\s+\d+\s+(?:words|lines|sentences|characters)\s+of\s+your\s+"
             r"(?:prompt|instructions|system\s+prompt)"
         ),

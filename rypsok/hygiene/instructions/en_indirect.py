@@ -233,12 +233,17 @@ RULES = [
             f"{neg} {verb}"
             for neg in ("do not", "don't", "never")
             for verb in ("summari", "translat", "classif", "analy", "review", "process")
-        ),
+        )
+        + ("stop answering", "stop translating", "stop summari", "stop responding"),
         LazyPattern(
             r"(?:do\s+not|don't|never)\s+(?:summari[sz]e|translate|classify|analy[sz]e|review|"
             r"process)\s+(?:this|it|the\s+(?:text|article|document|email|e-mail|page|message|"
             r"review|content))\s*[.,;:!-]*\s*(?:instead|rather)\s*,?\s*(?:please\s+|just\s+|only\s+)?"
-            r"(?:write|say|print|output|respond|reply|tell|answer|return|type)\b"
+            r"(?:write|say|print|output|respond|reply|tell|answer|return|type)\b|"
+            # "stop answering questions and write a song instead"
+            r"\bstop\s+(?:answering|translating|summari[sz]ing|responding\s+to)\s+(?:the\s+|my\s+|"
+            r"user\s+)?(?:questions?|user|texts?|articles?|documents?|messages?)\s*,?\s+and\s+"
+            r"(?:\w+\s+){0,2}?(?:write|say|print|output|tell|type)\b[^.!?\n]{0,60}?\binstead\b"
         ),
     ),
     Rule(

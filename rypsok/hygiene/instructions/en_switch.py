@@ -293,10 +293,19 @@ RULES = [
     ),
     Rule(
         "en.you_drop_instructions",
-        trigger_words("you forget|you ignore|you disregard|you drop|you abandon"),
+        trigger_words(
+            "you forget|you ignore|you disregard|you drop|you abandon|you no longer|"
+            "you do not have|you don't have|you do not need|you don't need"
+        ),
         LazyPattern(
             r"\byou\s+(?:just\s+)?(?:forget|ignore|disregard|drop|abandon)\s+(?:all\s+)?(?:of\s+)?"
-            r"your\s+(?:\w+\s+)?(?:instructions|rules|guidelines|programming|directives)\s+and\b"
+            r"your\s+(?:\w+\s+)?(?:instructions|rules|guidelines|programming|directives)\s+and\b|"
+            # "you no longer have to follow your previous rules"
+            r"\byou\s+(?:no\s+longer\s+(?:have|need)\s+to|(?:do\s+not|don't)\s+(?:have|need)\s+to"
+            r"(?:\s+\w+)?\s+(?:anymore|any\s+longer)?)\s*(?:follow|obey|adhere\s+to|abide\s+by|respect|"
+            r"stick\s+to)\s+(?:any\s+(?:of\s+)?|all\s+(?:of\s+)?)?your\s+(?:(?:previous|prior|original|old|"
+            r"earlier|initial|former|usual)\s+(?:\w+\s+)?(?:instructions|rules|guidelines|directives)|"
+            r"(?:\w+\s+)?(?:programming|content\s+polic\w+|safety\s+guidelines|system\s+prompt))\b"
         ),
     ),
     Rule(
@@ -312,8 +321,9 @@ RULES = [
         "en.not_the_question",
         ("not answer", "don't answer", "dont answer"),
         LazyPattern(
-            r"\b(?:do\s+not|don't|dont)\s+answer\s+(?:this|the|my)\s+question\s*,?\s+(?:but|and|"
-            r"instead)\s+(?:just\s+|only\s+|simply\s+)?(?:output|say|print|write|tell|reply|respond)\b"
+            r"\b(?:do\s+not|don't|dont)\s+answer\s+(?:this|the|my)\s+question\s*[,;:-]?\s+(?:(?:but|and|"
+            r"instead)\s+(?:just\s+|only\s+|simply\s+)?|(?:just|only|simply)\s+)(?:output|say|print|"
+            r"write|tell|reply|respond)\b"
         ),
     ),
     Rule(

@@ -10,6 +10,7 @@ from rypsok.hygiene.instructions.patterns import (
     WORD,
     LazyPattern,
     Rule,
+    everything_before,
     fill,
     override_pattern,
     trigger_words,
@@ -66,17 +67,25 @@ RULES = [
     ),
     Rule(
         "es.override_everything",
-        trigger_words("olvid|ignor"),
+        trigger_words("olvid|ignor|no hagas caso|no haga caso"),
         LazyPattern(
-            fill(
-                r"⟨IMP⟩(?P<core>(?:olvida|olvide|ignora|ignore)\s+todo\s+lo\s+que\s+"
-                r"(?:te|le|se\s+te|se\s+le)\s+(?:han\s+|ha\s+|habían\s+)?(?:dijeron|dicho|dije|"
-                r"dijimos|ordenaron|ordenado|indicaron|indicado|pidieron|pedido|enseñaron|"
-                r"enseñado))",
+            everything_before(
+                r"olvida|olvide|olviden|olvidad|ignora|ignore|ignoren|ignorad|"
+                r"no\s+hagas\s+caso\s+a|no\s+haga\s+caso\s+a",
+                "todo",
+                r"lo\s+anterior|lo\s+de\s+arriba|lo\s+previo|lo\s+precedente|lo\s+que\s+precede|"
+                r"lo\s+que\s+(?:está|hay|aparece|viene|vino)\s+(?:arriba|antes)|lo\s+dicho",
+                r"dijo|dicho|dije|dijimos|dijeron|escrito|escribió|escribí|mencionado|mencionó|"
+                r"hablado|hablamos|indicado|comentado|explicado|pedido",
+                r"antes|anteriormente|previamente|arriba|hasta\s+ahora|hasta\s+aquí",
+                also=r"lo\s+que\s+(?:te|le|se\s+te|se\s+le)\s+(?:han\s+|ha\s+|habían\s+)?"
+                r"(?:dijeron|dicho|dije|dijimos|ordenaron|ordenado|indicaron|indicado|pidieron|"
+                r"pedido|enseñaron|enseñado)",
             ),
             re.M,
         ),
         mention_veto=True,
+        topic_veto=True,
     ),
     Rule(
         "es.override_user_request",

@@ -10,6 +10,7 @@ from rypsok.hygiene.instructions.patterns import (
     WORD,
     LazyPattern,
     Rule,
+    everything_before,
     fill,
     override_pattern,
     trigger_words,
@@ -66,16 +67,25 @@ RULES = [
     ),
     Rule(
         "fr.override_everything",
-        trigger_words("oubli|ignor"),
+        trigger_words("oubli|ignor|tiens pas compte|tenez pas compte"),
         LazyPattern(
-            fill(
-                r"⟨IMP⟩(?P<core>(?:oublie|oubliez|ignore|ignorez)\s+tout\s+ce\s+(?:qu'on|"
-                r"que\s+l'on|que)\s+(?:t'a|vous\s+a|t'as?)\s+(?:été\s+)?(?:dit|demandé|appris|"
-                r"ordonné|indiqué))",
+            everything_before(
+                r"oublie|oubliez|ignore|ignorez|ne\s+tiens\s+pas\s+compte\s+de|"
+                r"ne\s+tenez\s+pas\s+compte\s+de",
+                "tout",
+                r"ce\s+qui\s+précède|ce\s+qui\s+a\s+précédé|ce\s+qui\s+(?:est\s+|se\s+trouve\s+)?"
+                r"(?:au-dessus|ci-dessus|plus\s+haut)|ce\s+qui\s+vient\s+avant|le\s+reste",
+                r"dit|dite?s|écrit|écrite?s|mentionné|indiqué|demandé|discuté|raconté|précisé|"
+                r"expliqué|parlé",
+                r"avant|auparavant|précédemment|plus\s+tôt|jusqu'ici|jusqu'à\s+présent|"
+                r"jusqu'à\s+maintenant|au-dessus|ci-dessus|plus\s+haut|tout\s+à\s+l'heure",
+                also=r"ce\s+(?:qu'on|que\s+l'on|que)\s+(?:t'a|vous\s+a|t'as?)\s+(?:été\s+)?"
+                r"(?:dit|demandé|appris|ordonné|indiqué)",
             ),
             re.M,
         ),
         mention_veto=True,
+        topic_veto=True,
     ),
     Rule(
         "fr.override_user_request",
@@ -220,8 +230,10 @@ RULES = [
             fill(
                 r"\b(?:envoie|envoyez|transfère|transférez|transmets|transmettez|publie|publiez|"
                 r"poste|postez|ajoute|ajoutez|téléverse|téléversez|partage|partagez|copie|copiez|"
-                r"colle|collez|joins|joignez)\b[^.!?\n]{0,80}?(?:historique|conversation|"
-                r"discussion|échanges|messages?\s+de\s+l'utilisat\w+|e-mails?\s+de\s+l'utilisat\w+|"
+                r"colle|collez|joins|joignez)\b[^.!?\n]{0,80}?(?:historique|"
+                # "la conversation", not a project's "questions et discussions" (bug reports)
+                r"(?:la|cette|notre|votre|ta|toute\s+la)\s+(?:conversation|discussion)|"
+                r"(?:nos|ces|vos|tes|les)\s+échanges|messages?\s+de\s+l'utilisat\w+|e-mails?\s+de\s+l'utilisat\w+|"
                 r"courriels?\s+de\s+l'utilisat\w+|de\s+l'utilisat\w+|clés?\s+(?:d'\s*)?api|"
                 r"mots?\s+de\s+passe|identifiants|prompt\s+système)[^!?\n]{0,80}?⟨T⟩",
                 T=TARGET,

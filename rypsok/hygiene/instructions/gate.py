@@ -4,6 +4,7 @@ searched only in windows around its triggers."""
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Sequence
 
 import ahocorasick_rs
@@ -109,6 +110,49 @@ class TriggerGate:
             if len(found) > 1:
                 spans[rule_index] = _merged(found)
         return spans, role_lines_seen, disguised
+
+    def woken(
+        self, joined: str, hits: TriggerHits, starts: Sequence[int]
+    ) -> tuple[dict[int, TriggerHits], dict[int, dict[int, tuple[int, int]]], set[int]]:
+        """What the triggers found in texts joined by a character that is no word character
+        (``starts``: where each text starts) wake: for each text, its hits that count (in its own
+        offsets) and, for each woken rule, the stretch from its first window's start to its last
+        one's end (in the joined text's offsets); and the texts holding a role word or a disguised
+        word, which no rule's filter can clear. A text with no hit that counts wakes nothing."""
+        kept: dict[int, TriggerHits] = {}
+        hulls: dict[int, dict[int, tuple[int, int]]] = {}
+        unfiltered: set[int] = set()
+        kinds = self._kinds
+        rules_of_trigger = self.rules_of_trigger
+        length = len(joined)
+        for trigger_index, start, end in hits:
+            kind = kinds[trigger_index]
+            # The joining character is no word character, as a text's ends are not.
+            if kind & _WORD_START and start and joined[start - 1] in WORD_CHARS:
+                continue
+            if kind & _WORD_END and end < length and joined[end] in WORD_CHARS:
+                continue
+            slot = bisect.bisect_right(starts, start) - 1
+            offset = starts[slot]
+            if slot in kept:
+                kept[slot].append((trigger_index, start - offset, end - offset))
+            else:
+                kept[slot] = [(trigger_index, start - offset, end - offset)]
+            if kind & (_ROLE | _DISGUISED):
+                unfiltered.add(slot)
+                if kind & _DISGUISED:
+                    continue
+            text_end = starts[slot + 1] - 1 if slot + 1 < len(starts) else length
+            lo = start - REACH_BACK if start - REACH_BACK > offset else offset
+            hi = end + REACH_AHEAD if end + REACH_AHEAD < text_end else text_end
+            rules = hulls.setdefault(slot, {})
+            for rule_index in rules_of_trigger[trigger_index]:
+                if rule_index in rules:
+                    old_lo, old_hi = rules[rule_index]
+                    rules[rule_index] = (min(lo, old_lo), max(hi, old_hi))
+                else:
+                    rules[rule_index] = (lo, hi)
+        return kept, hulls, unfiltered
 
 
 def _merged(windows: list[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -17,6 +17,7 @@ from rypsok.hygiene.instructions.intl_shapes import (
 )
 from rypsok.hygiene.instructions.patterns import (
     WORD,
+    everything_before,
     fill,
     override_pattern,
 )
@@ -71,12 +72,19 @@ RULES = [
     rule(
         "it.override_everything",
         "dimentica|dimentichi|dimenticate|ignora|ignori|ignorate",
-        fill(
-            r"⟨IMP⟩(?P<core>(?:dimentica|dimentichi|dimenticate|ignora|ignori|ignorate)\s+"
-            r"(?:tutto\s+(?:quello|ciò|quanto)\s+che\s+(?:ti|le|vi)\s+(?:è\s+stato|sono\s+state?|"
-            r"hanno|abbiamo|ho)\s+(?:detto|dett[ie]|scritto|chiesto|ordinato)|tutto\s+(?:quanto\s+)?"
-            r"(?:sopra|quello\s+sopra|ciò\s+che\s+precede|il\s+resto)\b))",
+        everything_before(
+            r"dimentica|dimentichi|dimenticate|ignora|ignori|ignorate",
+            "tutto",
+            r"(?:quanto\s+|quello\s+)?sopra|(?:ciò|quello|quanto)\s+che\s+precede|"
+            r"quanto\s+precede|il\s+resto|il\s+precedente",
+            r"detto|dett[aie]|scritto|scritt[aie]|menzionato|chiesto|discusso|parlato|indicato|"
+            r"spiegato",
+            r"prima|finora|fino\s+a\s+(?:ora|qui|questo\s+punto)|sopra|precedentemente|"
+            r"in\s+precedenza",
+            also=r"(?:quello|ciò|quanto)\s+che\s+(?:ti|le|vi)\s+(?:è\s+stato|sono\s+state?|"
+            r"hanno|abbiamo|ho)\s+(?:detto|dett[ie]|scritto|chiesto|ordinato)",
         ),
+        topic=True,
     ),
     rule(
         "it.instructions_void",
@@ -122,12 +130,19 @@ RULES = [
     # Portuguese
     rule(
         "pt.override_everything",
-        "esqueça|esqueca|esquece|esqueçam|ignora",
-        fill(
-            r"⟨IMP⟩(?P<core>(?:esqueça|esqueca|esquece|esqueçam|ignora)\s+tudo\s+(?:o\s+)?"
-            r"(?:que\s+(?:lhe|te|vos|foi|lhes)\s+(?:foi\s+|foram\s+)?(?:dito|disseram|pedido|"
-            r"ordenado|instruído|escrito)|(?:acima|anterior|antes\s+disso|o\s+que\s+veio\s+antes))\b)",
+        "esqueça|esqueca|esquece|esqueçam|ignora|ignore|ignorem|desconsidere|desconsidera",
+        everything_before(
+            r"esqueça|esqueca|esquece|esqueçam|ignora|ignore|ignorem|desconsidere|desconsidera",
+            "tudo",
+            r"(?:o\s+que\s+(?:está|vem|veio|foi\s+escrito)\s+)?(?:acima|antes(?:\s+disso)?)|"
+            r"(?:o\s+)?anterior|o\s+que\s+precede",
+            r"dito|disse|dissemos|disseram|escrito|escreveu|mencionado|falado|falamos|pedido|"
+            r"conversado|conversamos|indicado",
+            r"antes|anteriormente|previamente|até\s+agora|até\s+aqui|acima",
+            also=r"(?:o\s+)?que\s+(?:lhe|te|vos|foi|lhes)\s+(?:foi\s+|foram\s+)?(?:dito|disseram|"
+            r"pedido|ordenado|instruído|escrito)\b",
         ),
+        topic=True,
     ),
     rule(
         "pt.instructions_void",
@@ -178,11 +193,17 @@ RULES = [
     rule(
         "nl.override_everything",
         "vergeet|negeer",
-        fill(
-            r"⟨IMP⟩(?P<core>(?:vergeet|negeer|negeert)\s+(?:u\s+)?alles\s+(?:wat\s+(?:je|jou|u)\s+"
-            r"(?:eerder\s+|tot\s+nu\s+toe\s+)?(?:is|werd|hebt|heeft)\s+(?:gezegd|verteld|opgedragen|"
-            r"gevraagd)|hierboven|wat\s+hierboven\s+staat|daarvoor|van\s+hiervoor)\b)",
+        everything_before(
+            r"vergeet|negeer|negeert",
+            "alles",
+            r"hierboven|hiervoor|daarvoor|van\s+hiervoor|voorgaande|bovenstaande|tot\s+nu\s+toe|"
+            r"tot\s+hier",
+            r"gezegd|geschreven|besproken|verteld|genoemd|gevraagd|opgedragen|staat|stond|kwam",
+            r"eerder|hiervoor|daarvoor|tot\s+nu\s+toe|hierboven|zojuist|voorheen",
+            also=r"wat\s+(?:je|jou|u)\s+(?:eerder\s+|tot\s+nu\s+toe\s+)?(?:is|werd|hebt|heeft)\s+"
+            r"(?:gezegd|verteld|opgedragen|gevraagd)\b",
         ),
+        topic=True,
     ),
     rule(
         "nl.instructions_void",
@@ -227,13 +248,20 @@ RULES = [
     # Polish
     rule(
         "pl.override_everything",
-        "zapomnij|zapomnijcie|zapomnieć|zignoruj|zignorować|zapomni",
-        fill(
-            r"⟨IMP⟩(?P<core>(?:zapomnij|zapomnijcie|proszę\s+zapomnieć|niech\s+pan(?:i)?\s+zapomni|"
-            r"zignoruj|zignorujcie|proszę\s+zignorować)\s+(?:o\s+)?(?:wszystkim|wszystko),?\s+"
-            r"(?:co\s+(?:ci|wam|panu|pani)\s+(?:wcześniej\s+)?(?:powiedziano|kazano|napisano|"
-            r"polecono)|co\s+(?:było\s+)?(?:powyżej|wcześniej)|powyżej|wcześniej)\b)",
+        "zapomnij|zapomnijcie|zapomnieć|zignoruj|zignorować|zapomni|ignoruj",
+        everything_before(
+            r"zapomnij|zapomnijcie|proszę\s+zapomnieć|niech\s+pan(?:i)?\s+zapomni|zignoruj|"
+            r"zignorujcie|ignoruj|ignorujcie|proszę\s+zignorować",
+            r"(?:o\s+)?(?:wszystkim|wszystko)",
+            r"powyżej|wcześniej|poprzednie|dotychczasowe|co\s+(?:było\s+)?(?:powyżej|wcześniej|"
+            r"przedtem)",
+            r"powiedziane|powiedziano|napisane|napisano|mówiliśmy|rozmawialiśmy|wspomniane|"
+            r"kazano|polecono|podane",
+            r"wcześniej|powyżej|przedtem|dotąd|do\s+tej\s+pory|do\s+teraz|uprzednio",
+            also=r"co\s+(?:ci|wam|panu|pani)\s+(?:wcześniej\s+)?(?:powiedziano|kazano|napisano|"
+            r"polecono)\b",
         ),
+        topic=True,
     ),
     rule(
         "pl.instructions_void",
@@ -358,12 +386,16 @@ RULES = [
     ),
     rule(
         "uk.override_everything",
-        "забудь|ігноруй",
-        fill(
-            r"⟨IMP⟩(?P<core>(?:забудь(?:те)?|ігноруй(?:те)?)\s+(?:все|усе),?\s+(?:що\s+(?:тобі|вам)\s+"
-            r"(?:говорили|сказали|казали|наказали|писали|було\s+сказано)|що\s+було\s+(?:вище|раніше)|"
-            r"вищесказане|вище)\b)",
+        "забудь|ігноруй|проігноруй",
+        everything_before(
+            r"забудь(?:те)?|ігноруй(?:те)?|проігноруй(?:те)?",
+            r"(?:все|усе|про\s+все)",
+            r"що\s+було\s+(?:вище|раніше|до\s+цього)|вищесказане|вищенаписане|вище|попереднє",
+            r"сказано|написано|говорили|казали|обговорювали|писали",
+            r"раніше|вище|до\s+цього|досі|щойно",
+            also=r"що\s+(?:тобі|вам)\s+(?:говорили|сказали|казали|наказали|писали|було\s+сказано)\b",
         ),
+        topic=True,
     ),
     rule(
         "uk.instructions_void",

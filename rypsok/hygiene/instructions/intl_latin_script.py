@@ -11,7 +11,7 @@ also "skip" (a manual's "skip the steps above"): it needs "all" or "your" or "pr
 from __future__ import annotations
 
 from rypsok.hygiene.instructions.intl_shapes import declared_void, header, persona, rule
-from rypsok.hygiene.instructions.patterns import fill
+from rypsok.hygiene.instructions.patterns import everything_before, fill
 
 _STRONG = r"(?<![a-z])(?:dan|jailbreak|developer\s+mode)(?![a-z])"
 _W = r"[^\s.,;:!?]+"
@@ -104,12 +104,17 @@ RULES = [
     rule(
         "id.override_everything",
         "lupakan|abaikan",
-        fill(
-            r"⟨IMP⟩(?P<core>(?:lupakan|abaikan)(?:lah)?\s+(?:semua|segala|segalanya|semuanya)\s*"
-            r"(?:hal\s+)?(?:yang\s+(?:telah\s+|sudah\s+)?(?:dikatakan|diberitahukan|diperintahkan|"
-            r"disampaikan)\s+(?:kepada|pada)\s*(?:mu|kamu|anda|awak)|(?:yang\s+)?di\s+atas|"
-            r"(?:yang\s+)?sebelumnya|sebelum\s+ini)\b)",
+        everything_before(
+            r"(?:lupakan|abaikan)(?:lah)?",
+            r"(?:semua|segala|segalanya|semuanya)(?:\s+hal)?",
+            r"(?:yang\s+)?(?:di\s+atas|sebelumnya|tadi)|sebelum\s+ini",
+            r"dikatakan|ditulis|disebutkan|dibahas|dibicarakan|bicarakan|katakan|diberikan|"
+            r"diperintahkan|disampaikan",
+            r"sebelumnya|sebelum\s+ini|tadi|di\s+atas|sejauh\s+ini|sampai\s+sekarang",
+            also=r"yang\s+(?:telah\s+|sudah\s+)?(?:dikatakan|diberitahukan|diperintahkan|"
+            r"disampaikan)\s+(?:kepada|pada)\s*(?:mu|kamu|anda|awak)\b",
         ),
+        topic=True,
     ),
     rule(
         "id.instructions_void",

@@ -78,22 +78,28 @@ _DEVANAGARI_NUKTA = {
 _BENGALI_NUKTA = {"\u09dc": "\u09a1", "\u09dd": "\u09a2", "\u09df": "\u09af"}
 
 
-def devanagari(words: str) -> str:
-    """Hindi words with each nukta letter matching all three spellings."""
-    for composed, base in _DEVANAGARI_NUKTA.items():
-        words = words.replace(base + "\u093c", composed)
-    for composed, base in _DEVANAGARI_NUKTA.items():
-        words = words.replace(composed, f"(?:{composed}|{base}\u093c?)")
+def _nukta_spellings(
+    words: str, composed_letters: dict[str, str], nukta: str, optional: bool = False
+) -> str:
+    """Each letter with a nukta in ``words`` matching its precomposed form and its base letter
+    followed by the nukta (with ``optional``, or by nothing)."""
+    for composed, base in composed_letters.items():
+        words = words.replace(base + nukta, composed)
+    after_base = nukta + "?" if optional else nukta
+    for composed, base in composed_letters.items():
+        words = words.replace(composed, f"(?:{composed}|{base}{after_base})")
     return words
+
+
+def devanagari(words: str) -> str:
+    """Hindi words with each nukta letter matching all three spellings: precomposed, base and
+    combining nukta, and the base alone (Hindi often drops the nukta)."""
+    return _nukta_spellings(words, _DEVANAGARI_NUKTA, "\u093c", optional=True)
 
 
 def bengali(words: str) -> str:
     """Bengali words with য়, ড়, ঢ় matching both encodings."""
-    for composed, base in _BENGALI_NUKTA.items():
-        words = words.replace(base + "\u09bc", composed)
-    for composed, base in _BENGALI_NUKTA.items():
-        words = words.replace(composed, f"(?:{composed}|{base}\u09bc)")
-    return words
+    return _nukta_spellings(words, _BENGALI_NUKTA, "\u09bc")
 
 
 _GREEK_ACCENTS = {

@@ -185,6 +185,31 @@ def override_pattern(verbs: str, quals: str, objects: str) -> str:
     )
 
 
+# A sentence's characters, for the stretches a shape lets a few words fill.
+IN_SENTENCE = r"[^.!?\n。！？।॥؟۔]"
+
+
+def everything_before(
+    verbs: str, everything: str, before_it: str, said: str, earlier: str, also: str = ""
+) -> str:
+    """VERB EVERYTHING, then what precedes this text, said in everyday words: a word of position
+    right after ("vergiss alles Vorherige", "ignorez tout ce qui précède", "olvida todo lo
+    anterior"), or within the sentence a verb of saying or writing and a word of time or place
+    ("alles, was vorher gesagt wurde", "tout ce qui est écrit au-dessus"). Either is needed:
+    "forget everything you knew about bread" is a magazine's idiom, not a reset. ``also`` holds
+    a language's other tails, kept as they were."""
+    tails = rf"(?:{before_it})\b|⟨S⟩{{0,60}}?(?:(?:{said})⟨S⟩{{0,30}}?(?:{earlier})|(?:{earlier})⟨S⟩{{0,30}}?(?:{said}))\b"
+    if also:
+        tails = rf"(?:{also})|{tails}"
+    return fill(
+        r"⟨IMP⟩(?P<core>(?:⟨V⟩)\s+(?:⟨W⟩\s+)?(?:⟨ALL⟩),?\s*(?:⟨T⟩))",
+        V=verbs,
+        W=WORD,
+        ALL=everything,
+        T=tails.replace("⟨S⟩", IN_SENTENCE),
+    )
+
+
 def trigger_words(spec: str) -> tuple[str, ...]:
     """Trigger words written as "ignor|disregard|set aside" (spaces belong to the trigger)."""
     return tuple(spec.split("|"))

@@ -20,6 +20,7 @@ import json
 import operator
 import pathlib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import ahocorasick_rs
@@ -51,15 +52,41 @@ def normalise(folded: str) -> bytes:
     """The folded text as the features see it: UTF-8, ASCII non-letters and common punctuation
     turned into spaces, a space at each end."""
     if not folded.isascii():
-        # The separators English text holds first, one by one: what is left is often ASCII,
-        # which the expression need not read.
-        for separator in _COMMON_SEPARATORS:
-            if separator in folded:
-                folded = folded.replace(separator, " ")
-        if not folded.isascii():
-            folded = _UNICODE_SEPARATORS.sub(" ", folded)
+        folded = _separated(folded)
     data = (" " + folded + " ").encode("utf-8", "replace")
     return data.translate(_ASCII_SEPARATORS)
+
+
+def _separated(folded: str) -> str:
+    """The punctuation outside ASCII that ``normalise`` turns into spaces, turned into them."""
+    # The separators English text holds first, one by one: what is left is often ASCII,
+    # which the expression need not read.
+    for separator in _COMMON_SEPARATORS:
+        if separator in folded:
+            folded = folded.replace(separator, " ")
+    if not folded.isascii():
+        folded = _UNICODE_SEPARATORS.sub(" ", folded)
+    return folded
+
+
+# Joins texts normalised or scored together: ``normalise`` turns it into a space, so no feature
+# holds it and none found in the joined bytes crosses from one text into the next.
+_JOIN = b"\x00"
+# ``normalise``'s table, but keeping the joining byte.
+_ASCII_SEPARATORS_BUT_JOIN = _JOIN + _ASCII_SEPARATORS[1:]
+
+
+def normalise_joined(folded_texts: Sequence[str]) -> bytes:
+    """``_JOIN.join(map(normalise, folded_texts))``, for texts without "\\x00", encoded and
+    translated in one pass (``normalise`` works character by character, but for the space it
+    puts at each end)."""
+    if not folded_texts:
+        return b""
+    texts = [text if text.isascii() else _separated(text) for text in folded_texts]
+    folded = " " + " \x00 ".join(texts) + " "
+    if folded.isascii():
+        return folded.encode("ascii").translate(_ASCII_SEPARATORS_BUT_JOIN)
+    return folded.encode("utf-8", "replace").translate(_ASCII_SEPARATORS_BUT_JOIN)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +128,47 @@ class LinearScorer:
         """The bias plus the weights of these positive features: no window holding no other
         positive feature scores more."""
         return self.bias + sum(map(self._positive_weights.__getitem__, positive_features))
+
+    def reaching(
+        self, found: list[tuple[int, int, int]], short: list[int], data: list[bytes]
+    ) -> list[int]:
+        """The positions in ``short`` of the texts whose ``positive_bound`` reaches the shipped
+        threshold (less the margin), from ``positive_matches`` of ``data[i] for i in short``
+        joined: each text's features are the matches starting in it. The automaton gives the
+        matches in the order of their ends, so text by text; were one out of that order, each
+        match would be placed by bisection instead."""
+        clear = model().threshold - _BOUND_MARGIN
+        weights = self._positive_weights
+        starts: list[float] = list(
+            itertools.accumulate((len(data[i]) + 1 for i in short[:-1]), initial=0)
+        )
+        starts.append(float("inf"))
+        out: list[int] = []
+        position, seen, total = 0, set(), 0.0
+        for feature, start, _ in found:
+            if not starts[position] <= start < starts[position + 1]:
+                following = bisect.bisect_right(starts, start) - 1
+                if following < position:
+                    return self._reaching_by_bisection(found, starts, clear)
+                if self.bias + total >= clear and seen:
+                    out.append(position)
+                position, seen, total = following, set(), 0.0
+            if feature not in seen:
+                seen.add(feature)
+                total += weights[feature]
+        if self.bias + total >= clear and seen:
+            out.append(position)
+        return out
+
+    def _reaching_by_bisection(
+        self, found: list[tuple[int, int, int]], starts: list[float], clear: float
+    ) -> list[int]:
+        per_text: dict[int, set[int]] = {}
+        for feature, start, _ in found:
+            per_text.setdefault(bisect.bisect_right(starts, start) - 1, set()).add(feature)
+        return sorted(
+            p for p, features in per_text.items() if self.positive_bound(features) >= clear
+        )
 
     def short_bound(self, data: bytes) -> float:
         """``positive_bound`` of the positive features found in ``data``."""
@@ -154,22 +222,23 @@ def model() -> Model:
     return load()
 
 
-# Joins texts scored together: ``normalise`` turns it into a space, so no feature holds it and
-# none found in the joined bytes crosses from one text into the next.
-_JOIN = b"\x00"
 # A text whose positive features (each once) add up to less than the threshold less this cannot
 # reach it: far more than the rounding of any sum of these weights, far less than any weight.
 _BOUND_MARGIN = 1e-6
 
 
-def flags(folded_texts: list[str]) -> list[bool]:
-    """For each folded text, whether ``flagged_window`` would flag it. A text of one window or
-    less (a title, a snippet) scores at most the bias plus its positive features, which few
-    features are: one scan for those over all such texts together usually shows that none can
-    reach the threshold, and only the texts it cannot clear are scored in full."""
+def flags(folded_texts: Sequence[str]) -> list[bool]:
+    """For each folded text (none holding "\\x00"), whether ``flagged_window`` would flag it. A
+    text of one window or less (a title, a snippet) scores at most the bias plus its positive
+    features, which few features are: one scan for those over all such texts together usually
+    shows that none can reach the threshold, and only the texts it cannot clear are scored in
+    full."""
+    if not folded_texts:
+        return []
     shipped = model()
     scorer = shipped.scorer
-    data = [normalise(folded) for folded in folded_texts]
+    joined = normalise_joined(folded_texts)
+    data = joined.split(_JOIN)
     out = [False] * len(data)
     short: list[int] = []
     for slot, one in enumerate(data):
@@ -179,17 +248,17 @@ def flags(folded_texts: list[str]) -> list[bool]:
             out[slot] = scorer.best_window(one).score >= shipped.threshold
     if not short:
         return out
-    found = scorer.positive_matches(_JOIN.join(data[i] for i in short))
+    if len(short) < len(data):
+        joined = _JOIN.join([data[i] for i in short])
+    found = scorer.positive_matches(joined)
     clear = shipped.threshold - _BOUND_MARGIN
     if scorer.positive_bound({i for i, _, _ in found}) < clear:
         return out
-    starts = list(itertools.accumulate((len(data[i]) + 1 for i in short[:-1]), initial=0))
-    per_text: list[set[int]] = [set() for _ in short]
-    for feature, start, _ in found:
-        per_text[bisect.bisect_right(starts, start) - 1].add(feature)
-    for slot, features in zip(short, per_text, strict=True):
-        if scorer.positive_bound(features) >= clear:
-            out[slot] = scorer.best_window(data[slot]).score >= shipped.threshold
+    # A text with no positive feature is bounded by the bias alone.
+    unbounded = range(len(short)) if scorer.bias >= clear else scorer.reaching(found, short, data)
+    for position in unbounded:
+        slot = short[position]
+        out[slot] = scorer.best_window(data[slot]).score >= shipped.threshold
     return out
 
 
