@@ -392,14 +392,15 @@ BLOCK_TAGS = (
 )
 
 
-def strip_html(fragment: str | None) -> str:
-    """Plain text of an HTML fragment (tags dropped, entities decoded), for titles and snippets.
+def strip_html(fragment: object) -> str:
+    """Plain text of an HTML fragment (tags dropped, entities decoded), for titles and snippets;
+    ``""`` for anything but a string (a JSON field an engine filled with a number or null).
 
     Block elements are set apart by a line break so that ``a<p>b`` does not read ``ab``;
     line breaks are kept because the instruction-like detector reads chat-turn layouts
     (the sanitizer collapses whitespace for display).
     """
-    if not fragment:
+    if not isinstance(fragment, str) or not fragment:
         return ""
     if "<" not in fragment and "&" not in fragment:
         return fragment

@@ -1,0 +1,100 @@
+"""A real engine's answer can hold a field of the wrong type: a null title, a number where a
+snippet goes, a list where a date goes. One such result may be lost, never the engine's whole
+answer. Each JSON engine's saved answer is read with one field of its first result (and each
+field of an object inside it) replaced by a value of another JSON type."""
+
+from __future__ import annotations
+
+import copy
+import datetime as dt
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from rypsok.engines.base import EngineFailure, EngineSearch, read_answer
+from rypsok.engines.registry import ENGINE_IDS, engine_module
+
+FIXTURES = Path(__file__).parent / "fixtures"
+JUNK: list[Any] = [None, 0, -1, 1.5, True, "", "x", [], ["a"], {}, {"a": 1}]
+SEARCH = EngineSearch(
+    query="q",
+    category="general",
+    max_results=20,
+    language="en",
+    now=dt.datetime(2026, 12, 5, tzinfo=dt.UTC),
+    user_agent="rypsok-test",
+)
+JSON_HEADERS = httpx.Headers({"content-type": "application/json"})
+
+
+def _answers() -> list[tuple[str, Path]]:
+    """Each JSON engine's saved answers that hold results (an empty one has no field to spoil)."""
+    return [
+        (engine, path)
+        for engine in ENGINE_IDS
+        for path in sorted((FIXTURES / engine).glob("*.json"))
+        if path.stem in ("search", "news") and _read(engine, _load(path))
+    ]
+
+
+def _load(path: Path) -> Any:
+    return json.loads(path.read_bytes(), strict=False)
+
+
+def _result_lists(node: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    """Where the answer holds lists of objects (the results, and lists inside them)."""
+    if isinstance(node, list) and node and all(isinstance(item, dict) for item in node):
+        yield path
+    children = (
+        node.items()
+        if isinstance(node, dict)
+        else enumerate(node)
+        if isinstance(node, list)
+        else ()
+    )
+    for key, child in children:
+        yield from _result_lists(child, (*path, key))
+
+
+def _at(node: Any, path: tuple[Any, ...]) -> Any:
+    for key in path:
+        node = node[key]
+    return node
+
+
+def _field_paths(item: dict[str, Any]) -> Iterator[tuple[str, ...]]:
+    for key, value in item.items():
+        yield (key,)
+        if isinstance(value, dict):
+            for inner in value:
+                yield (key, inner)
+
+
+def _read(engine: str, data: Any) -> list[Any] | EngineFailure:
+    body = json.dumps(data).encode()
+    return read_answer(engine_module(engine), 200, JSON_HEADERS, body, SEARCH)
+
+
+@pytest.mark.parametrize(("engine", "path"), _answers(), ids=lambda v: getattr(v, "name", v))
+def test_a_field_of_the_wrong_type_costs_at_most_its_result(engine: str, path: Path) -> None:
+    data = _load(path)
+    whole = _read(engine, data)
+    assert not isinstance(whole, EngineFailure)
+    lost = []
+    for list_path in _result_lists(data):
+        first = _at(data, list_path)[0]
+        for field in _field_paths(first):
+            for junk in JUNK:
+                spoiled = copy.deepcopy(data)
+                target = _at(spoiled, list_path)[0]
+                for key in field[:-1]:
+                    target = target[key]
+                target[field[-1]] = junk
+                answer = _read(engine, spoiled)
+                if isinstance(answer, EngineFailure) or len(answer) < len(whole) - 1:
+                    lost.append((list_path, field, junk, answer))
+    assert lost == []
