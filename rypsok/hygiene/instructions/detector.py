@@ -87,6 +87,7 @@ _TOPIC_COMPLEMENT = re.compile(
     r"in\s+(?:my|our)\s+(?:last\s+|previous\s+)?(?:e-?mail|letter|message|newsletter|post)|"
     r"from\s+(?:my|our)\s+(?:e-?mail|letter|message)|zur\b|zum\b|bezüglich|betreffend|"
     r"über\s+(?:die|den|das)\b|concernant|au\s+sujet|à\s+propos|relatives?\s+(?:à|au|aux)|"
+    r"sur\s+(?:le|la|les|l'|un|une|des)\b|"
     r"sobre\b|acerca|respecto|relativ[oa]s?\s+a\b|по\s+поводу|относительно|насчет|касательно|"
     r"по\s+проезду|"
     r"of\s+(?!your\b|you\b|this\b|the\s+(?:system|assistant|ai|model|chatbot|developer|operator|user)\b)|"

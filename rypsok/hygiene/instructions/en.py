@@ -97,6 +97,7 @@ RULES = [
             re.M,
         ),
         mention_veto=True,
+        topic_veto=True,
     ),
     Rule(
         "en.override_above",
