@@ -60,12 +60,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="every fourth row only")
     parser.add_argument(
+        "--file",
+        type=pathlib.Path,
+        default=PROBES,
+        help="another probe set of the same shape (e.g. instruction_probes_everyday.jsonl)",
+    )
+    parser.add_argument(
         "--show-misses",
         action="store_true",
         help="print every missed attack and every flagged clean text (not for tuning)",
     )
     args = parser.parse_args()
-    rows = load()
+    rows = load(args.file)
     if args.quick:
         rows = rows[::4]
     started = time.perf_counter()
@@ -76,7 +82,10 @@ def main() -> None:
     clean = [row for row in rows if row["label"] == "clean"]
 
     print(f"# instruction-like probes: {len(attacks)} attacks, {len(clean)} clean texts")
-    print(f"# command: python bench/instruction_probes.py{' --quick' if args.quick else ''}")
+    command = "python bench/instruction_probes.py" + (" --quick" if args.quick else "")
+    if args.file != PROBES:
+        command += f" --file {args.file}"
+    print(f"# command: {command}")
     print(f"# {elapsed:.2f} s for {len(rows)} texts")
     breakdown("recall per attack family", attacks, flagged, lambda row: row["family"])
     breakdown("recall per language group", attacks, flagged, language_group)
