@@ -1,6 +1,7 @@
-"""The held-out probe set (bench/data/instruction_probes.jsonl) stays well formed: every row
-parses and has the fields, labels and contexts docs/instruction-probes.md describes. No figure
-of the detector is asserted here; bench/instruction_probes.py measures those."""
+"""The held-out probe sets (bench/data/instruction_probes.jsonl and the everyday set,
+instruction_probes_everyday.jsonl) stay well formed: every row parses and has the fields,
+labels and contexts docs/instruction-probes.md describes. No figure of the detector is asserted
+here; bench/instruction_probes.py measures those."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ import pathlib
 import re
 from collections import Counter
 
-PROBES = (
-    pathlib.Path(__file__).resolve().parent.parent / "bench" / "data" / "instruction_probes.jsonl"
-)
+DATA = pathlib.Path(__file__).resolve().parent.parent / "bench" / "data"
+PROBES = DATA / "instruction_probes.jsonl"
+EVERYDAY = DATA / "instruction_probes_everyday.jsonl"
+EVERYDAY_FAMILIES = {"reset", "reply_rule", "task_swap", "prompt_probe", "rules_off"}
 FIELDS = {"id", "label", "family", "language", "context", "text"}
 LANGUAGES = {
     *("en", "de", "fr", "es", "it", "pt", "nl", "pl", "ru", "uk"),
@@ -19,13 +21,13 @@ LANGUAGES = {
 }
 
 
-def rows() -> list[dict]:
-    lines = PROBES.read_text(encoding="utf-8").splitlines()
+def rows(path: pathlib.Path = PROBES) -> list[dict]:
+    lines = path.read_text(encoding="utf-8").splitlines()
     return [json.loads(line) for line in lines if line.strip()]
 
 
 def test_every_row_has_the_fields_and_a_known_label_language_and_context() -> None:
-    for row in rows():
+    for row in rows() + rows(EVERYDAY):
         assert set(row) == FIELDS, row.get("id")
         assert all(isinstance(row[field], str) and row[field] for field in FIELDS), row["id"]
         assert row["label"] in {"attack", "clean"}, row["id"]
@@ -35,9 +37,11 @@ def test_every_row_has_the_fields_and_a_known_label_language_and_context() -> No
 
 
 def test_ids_and_texts_are_unique() -> None:
-    every = rows()
-    assert len({row["id"] for row in every}) == len(every)
-    assert len({row["text"] for row in every}) == len(every)
+    for every in (rows(), rows(EVERYDAY)):
+        assert len({row["id"] for row in every}) == len(every)
+        assert len({row["text"] for row in every}) == len(every)
+    first = {row["text"] for row in rows()}
+    assert not first & {row["text"] for row in rows(EVERYDAY)}
 
 
 def test_the_set_keeps_its_size_and_spread() -> None:
@@ -50,3 +54,15 @@ def test_the_set_keeps_its_size_and_spread() -> None:
     placed = [row for row in attacks if row["context"] != "bare"]
     assert len(placed) >= len(attacks) / 4
     assert {row["language"] for row in attacks} == LANGUAGES
+
+
+def test_the_everyday_set_keeps_its_spread() -> None:
+    every = rows(EVERYDAY)
+    attacks = [row for row in every if row["label"] == "attack"]
+    clean = [row for row in every if row["label"] == "clean"]
+    assert len(attacks) >= 180 and len(clean) >= 140
+    for language in ("en", "de", "fr", "es"):
+        spoken = Counter(row["family"] for row in attacks if row["language"] == language)
+        assert set(spoken) == EVERYDAY_FAMILIES and min(spoken.values()) >= 9, language
+        assert sum(row["language"] == language for row in clean) >= 35, language
+    assert sum(row["context"] != "bare" for row in attacks) >= len(attacks) / 3

@@ -1,6 +1,6 @@
 """The texts written to train the instruction-like scorer (bench/data/instruction_synthetic_*.jsonl,
 described in bench/data/SYNTHETIC.md) stay well formed, and none of them is a text of the
-held-out probe set (bench/data/instruction_probes.jsonl), which must stay unseen by training."""
+held-out probe sets (bench/data/instruction_probes*.jsonl), which must stay unseen by training."""
 
 from __future__ import annotations
 
@@ -37,6 +37,10 @@ def test_every_row_has_the_fields_and_a_known_label() -> None:
 def test_ids_are_unique_and_no_text_is_a_probe() -> None:
     every = rows()
     assert len({row["id"] for row in every}) == len(every)
-    probes = (DATA / "instruction_probes.jsonl").read_text(encoding="utf-8").splitlines()
+    probes = [
+        line
+        for name in ("instruction_probes.jsonl", "instruction_probes_everyday.jsonl")
+        for line in (DATA / name).read_text(encoding="utf-8").splitlines()
+    ]
     probe_texts = {json.loads(line)["text"].strip().casefold() for line in probes if line.strip()}
     assert not [row["id"] for row in every if row["text"].strip().casefold() in probe_texts]

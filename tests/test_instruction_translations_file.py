@@ -1,7 +1,7 @@
 """The sample of this machine's translated software messages and man pages kept as clean training
 text for the instruction-like scorer (bench/data/instruction_translations_clean.jsonl, described in
 bench/data/TRANSLATIONS.md) stays well formed, and none of its texts is a text of the held-out
-probe set (bench/data/instruction_probes.jsonl), which must stay unseen by training."""
+probe sets (bench/data/instruction_probes*.jsonl), which must stay unseen by training."""
 
 from __future__ import annotations
 
@@ -47,6 +47,10 @@ def test_every_row_has_the_fields_and_names_where_it_came_from() -> None:
 def test_ids_are_unique_and_no_text_is_a_probe() -> None:
     every = rows()
     assert len({row["id"] for row in every}) == len(every)
-    probes = (DATA / "instruction_probes.jsonl").read_text(encoding="utf-8").splitlines()
+    probes = [
+        line
+        for name in ("instruction_probes.jsonl", "instruction_probes_everyday.jsonl")
+        for line in (DATA / name).read_text(encoding="utf-8").splitlines()
+    ]
     probe_texts = {json.loads(line)["text"].strip().casefold() for line in probes if line.strip()}
     assert not [row["id"] for row in every if row["text"].strip().casefold() in probe_texts]
