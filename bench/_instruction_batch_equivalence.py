@@ -18,22 +18,10 @@ import json
 import random
 from pathlib import Path
 
+from _instruction_data import pieces
+
 from rypsok.hygiene.instructions import instruction_like_flags, is_instruction_like
 from rypsok.hygiene.text import clean_result_text
-
-
-def pieces(text: str, size: int) -> list[str]:
-    """``text`` cut at spaces into pieces of at least ``size`` characters."""
-    out, words, length = [], [], 0
-    for word in text.split():
-        words.append(word)
-        length += len(word) + 1
-        if length >= size:
-            out.append(" ".join(words))
-            words, length = [], 0
-    if words:
-        out.append(" ".join(words))
-    return out
 
 
 def texts_of(shared: Path, rng: random.Random) -> list[str]:

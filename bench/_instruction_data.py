@@ -87,18 +87,18 @@ def fold_of(group: str) -> int:
     return hashlib.blake2b(group.encode("utf-8"), digest_size=4).digest()[0] % 4
 
 
-def pieces(text: str) -> list[str]:
-    """~300-character pieces cut at spaces, as ../shared/bench/injection/evaluate.py cuts pages
-    into search snippets."""
+def pieces(text: str, size: int = PIECE) -> list[str]:
+    """Pieces of at least ``size`` characters cut at spaces: by default ~300, as
+    ../shared/bench/injection/evaluate.py cuts pages into search snippets."""
     out: list[str] = []
     words: list[str] = []
-    size = 0
+    length = 0
     for word in text.split():
         words.append(word)
-        size += len(word) + 1
-        if size >= PIECE:
+        length += len(word) + 1
+        if length >= size:
             out.append(" ".join(words))
-            words, size = [], 0
+            words, length = [], 0
     if words:
         out.append(" ".join(words))
     return out

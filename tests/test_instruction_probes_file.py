@@ -21,6 +21,11 @@ LANGUAGES = {
 }
 
 
+def probe_texts() -> set[str]:
+    """Every probe's text of both sets, stripped and case-folded: what no training text may be."""
+    return {row["text"].strip().casefold() for row in rows() + rows(EVERYDAY)}
+
+
 def rows(path: pathlib.Path = PROBES) -> list[dict]:
     lines = path.read_text(encoding="utf-8").splitlines()
     return [json.loads(line) for line in lines if line.strip()]

@@ -9,6 +9,8 @@ import json
 import pathlib
 from collections import Counter
 
+from tests.test_instruction_probes_file import probe_texts
+
 DATA = pathlib.Path(__file__).resolve().parent.parent / "bench" / "data"
 SAMPLE = DATA / "instruction_translations_clean.jsonl"
 FIELDS = {"id", "language", "kind", "origin", "text"}
@@ -47,10 +49,5 @@ def test_every_row_has_the_fields_and_names_where_it_came_from() -> None:
 def test_ids_are_unique_and_no_text_is_a_probe() -> None:
     every = rows()
     assert len({row["id"] for row in every}) == len(every)
-    probes = [
-        line
-        for name in ("instruction_probes.jsonl", "instruction_probes_everyday.jsonl")
-        for line in (DATA / name).read_text(encoding="utf-8").splitlines()
-    ]
-    probe_texts = {json.loads(line)["text"].strip().casefold() for line in probes if line.strip()}
-    assert not [row["id"] for row in every if row["text"].strip().casefold() in probe_texts]
+    probes = probe_texts()
+    assert not [row["id"] for row in every if row["text"].strip().casefold() in probes]
