@@ -63,7 +63,9 @@ class EngineServer:
         self.connections_opened = 0
         """Connections accepted since the last ``reset``."""
         self.connections_open = 0
-        """Connections open now (a handler runs until its client closes or goes idle)."""
+        """Connections open now (a handler runs until its client closes or goes idle; a
+        connection counts until its socket is closed)."""
+        self._counted: set[int] = set()
         self.most_open = 0
         """The most connections open at once since the last ``reset``."""
         self._count_lock = threading.Lock()
@@ -91,11 +93,7 @@ class EngineServer:
                     server.connections_opened += 1
                     server.connections_open += 1
                     server.most_open = max(server.most_open, server.connections_open)
-
-            def finish(self) -> None:
-                with server._count_lock:
-                    server.connections_open -= 1
-                super().finish()
+                    server._counted.add(id(self.request))
 
             def do_GET(self) -> None:
                 self._answer()
@@ -166,6 +164,15 @@ class EngineServer:
                 is what the tests do; anything else is the test server's own fault."""
                 if not isinstance(sys.exc_info()[1], ConnectionError | ssl.SSLError):
                     super().handle_error(request, client_address)
+
+            def shutdown_request(self, request: socket.socket) -> None:
+                """A connection counts as open until its socket is closed, so that a test
+                that sees none open knows the client can see the close too."""
+                super().shutdown_request(request)
+                with server._count_lock:
+                    if id(request) in server._counted:
+                        server._counted.discard(id(request))
+                        server.connections_open -= 1
 
         self._httpd = Threading((host, 0), Handler)
         if tls is not None:
