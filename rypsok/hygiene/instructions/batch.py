@@ -43,7 +43,9 @@ def instruction_like_flags(texts: Sequence[str]) -> list[bool]:
     for slot, folded in enumerate(folded_texts):
         if slot in kept and (slot in unfiltered or _may_match(joined, hulls.get(slot))):
             rejected: list[str] = []
-            if detector.find_by_rules(folded, _original(texts[slot], folded), rejected, kept[slot]):
+            if detector.find_by_rules(
+                folded, detector._lined_up(texts[slot], folded), rejected, kept[slot]
+            ):
                 flags[slot] = True
                 continue
             if rejected:
@@ -66,10 +68,3 @@ def _may_match(joined: str, hulls: dict[int, tuple[int, int]] | None) -> bool:
         if window_filter is None or window_filter.may_match(joined, lo, hi):
             return True
     return False
-
-
-def _original(text: str, folded: str) -> str | None:
-    """``detector._prepare``'s original of a text whose fold is ``folded``."""
-    if len(folded) != len(text) and "ß" in text:
-        text = text.replace("ß", "ss")
-    return text if len(folded) == len(text) else None

@@ -114,9 +114,14 @@ def _prepare(text: str) -> tuple[str, str | None]:
     """The folded text, and the original when its characters line up with the folded ones (so
     that a rule can look at the case of a word: see _starts_by_case)."""
     folded = _fold(text)
+    return folded, _lined_up(text, folded)
+
+
+def _lined_up(text: str, folded: str) -> str | None:
+    """``text`` (its ß spelt ss) when its characters line up with ``folded``, its fold."""
     if len(folded) != len(text) and "ß" in text:
         text = text.replace("ß", "ss")
-    return folded, (text if len(folded) == len(text) else None)
+    return text if len(folded) == len(text) else None
 
 
 def _fold(text: str) -> str:
