@@ -130,14 +130,17 @@ class LinearScorer:
         return self.bias + sum(map(self._positive_weights.__getitem__, positive_features))
 
     def reaching(
-        self, found: list[tuple[int, int, int]], short: list[int], data: list[bytes]
+        self,
+        found: list[tuple[int, int, int]],
+        short: list[int],
+        data: list[bytes],
+        clear: float,
     ) -> list[int]:
-        """The positions in ``short`` of the texts whose ``positive_bound`` reaches the shipped
-        threshold (less the margin), from ``positive_matches`` of ``data[i] for i in short``
-        joined: each text's features are the matches starting in it. The automaton gives the
-        matches in the order of their ends, so text by text; were one out of that order, each
-        match would be placed by bisection instead."""
-        clear = model().threshold - _BOUND_MARGIN
+        """The positions in ``short`` of the texts whose ``positive_bound`` reaches ``clear``,
+        from ``positive_matches`` of ``data[i] for i in short`` joined: each text's features are
+        the matches starting in it. The automaton gives the matches in the order of their ends,
+        so text by text; were one out of that order, each match would be placed by bisection
+        instead."""
         weights = self._positive_weights
         starts: list[float] = list(
             itertools.accumulate((len(data[i]) + 1 for i in short[:-1]), initial=0)
@@ -255,7 +258,9 @@ def flags(folded_texts: Sequence[str]) -> list[bool]:
     if scorer.positive_bound({i for i, _, _ in found}) < clear:
         return out
     # A text with no positive feature is bounded by the bias alone.
-    unbounded = range(len(short)) if scorer.bias >= clear else scorer.reaching(found, short, data)
+    unbounded = (
+        range(len(short)) if scorer.bias >= clear else scorer.reaching(found, short, data, clear)
+    )
     for position in unbounded:
         slot = short[position]
         out[slot] = scorer.best_window(data[slot]).score >= shipped.threshold
