@@ -163,23 +163,43 @@ _HE_UNRESTRICTED = (
 _HE_STRONG = rf"(?:מצב\s+מפתח|{_STRONG})"
 
 
+# A character of a word that is not its end (the object's inflection: "निर्देशों").
+_IN_WORD = r"[^\s.,;:!?।]"
+
+
+def _override(
+    lead: str,
+    qual: str,
+    obj: str,
+    verb: str,
+    end: str,
+    part: str,
+    part_end: str,
+    in_word: str = _IN_WORD,
+) -> str:
+    """The override in a verb-final language: LEAD, a qualifier ("all previous"), up to three
+    words, the object with its inflection, up to two words, then the verb (or a particle form)
+    and the end of the clause."""
+    return fill(
+        r"⟨IMP⟩(?P<core>⟨L⟩(?:⟨Q⟩)\s+(?:⟨T⟩\s+){0,3}?⟨O⟩⟨R⟩*\s+(?:⟨T⟩\s+){0,2}?(?:(?:⟨V⟩)⟨E⟩|(?:⟨PART⟩)⟨PE⟩))",
+        L=lead,
+        Q=qual,
+        O=obj,
+        V=verb,
+        E=end,
+        PART=part,
+        PE=part_end,
+        T=TOKEN,
+        R=in_word,
+    )
+
+
 RULES = [
     # Hindi
     rule(
         "hi.override",
         "निर्देश|आदेश|नियम|हिदायत|दिशा|प्रॉम्प्ट|प्रोम्प्ट|अनुदेश",
-        fill(
-            r"⟨IMP⟩(?P<core>⟨L⟩(?:⟨Q⟩)\s+(?:⟨T⟩\s+){0,3}?⟨O⟩⟨R⟩*\s+(?:⟨T⟩\s+){0,2}?(?:(?:⟨V⟩)⟨E⟩|(?:⟨PART⟩)⟨PE⟩))",
-            L=_HI_LEAD,
-            Q=_HI_QUAL,
-            O=_HI_OBJECT,
-            V=_HI_VERB,
-            E=_HI_END,
-            PART=_HI_PART,
-            PE=_HI_PART_END,
-            T=TOKEN,
-            R=r"[^\s.,;:!?।]",
-        ),
+        _override(_HI_LEAD, _HI_QUAL, _HI_OBJECT, _HI_VERB, _HI_END, _HI_PART, _HI_PART_END),
     ),
     rule(
         "hi.override_everything",
@@ -215,7 +235,7 @@ RULES = [
             r"दोहराएं|दोहराएँ|दोहराओ|दोहराइए|लिखें|लिखो|लिखिए|प्रकट\s+(?:करें|करो)|"
             r"(?:प्रिंट|साझा|उजागर)\s+(?:करें|करो|कीजिए)))⟨E⟩",
             T=TOKEN,
-            R=r"[^\s.,;:!?।]",
+            R=_IN_WORD,
             E=_HI_END,
         ),
     ),
@@ -242,18 +262,7 @@ RULES = [
     rule(
         "bn.override",
         bengali("নির্দেশ|আদেশ|নিয়ম|প্রম্পট|অনুশাসন"),
-        fill(
-            r"⟨IMP⟩(?P<core>⟨L⟩(?:⟨Q⟩)\s+(?:⟨T⟩\s+){0,3}?⟨O⟩⟨R⟩*\s+(?:⟨T⟩\s+){0,2}?(?:(?:⟨V⟩)⟨E⟩|(?:⟨PART⟩)⟨PE⟩))",
-            L=_BN_LEAD,
-            Q=_BN_QUAL,
-            O=_BN_OBJECT,
-            V=_BN_VERB,
-            E=_BN_END,
-            PART=_BN_PART,
-            PE=_BN_PART_END,
-            T=TOKEN,
-            R=r"[^\s.,;:!?।]",
-        ),
+        _override(_BN_LEAD, _BN_QUAL, _BN_OBJECT, _BN_VERB, _BN_END, _BN_PART, _BN_PART_END),
     ),
     rule(
         "bn.override_everything",
@@ -286,7 +295,7 @@ RULES = [
             r"(?:⟨T⟩\s+){0,3}?(?:দেখান|দেখাও|বলুন|বলো|(?:প্রকাশ|পুনরাবৃত্তি|প্রিন্ট|"
             r"শেয়ার)\s+(?:করুন|করো)))⟨E⟩",
             T=TOKEN,
-            R=r"[^\s.,;:!?।]",
+            R=_IN_WORD,
             E=_BN_END,
         ),
     ),
@@ -313,17 +322,7 @@ RULES = [
     rule(
         "ur.override",
         ("ہدایات|ہدایت|احکام|قواعد|اصول|پرامپٹ|ضوابط"),
-        fill(
-            r"⟨IMP⟩(?P<core>⟨L⟩(?:⟨Q⟩)\s+(?:⟨T⟩\s+){0,3}?⟨O⟩\S*\s+(?:⟨T⟩\s+){0,2}?(?:(?:⟨V⟩)⟨E⟩|(?:⟨PART⟩)⟨PE⟩))",
-            L=_UR_LEAD,
-            Q=_UR_QUAL,
-            O=_UR_OBJECT,
-            V=_UR_VERB,
-            E=_UR_END,
-            PART=_UR_PART,
-            PE=_UR_PART_END,
-            T=TOKEN,
-        ),
+        _override(_UR_LEAD, _UR_QUAL, _UR_OBJECT, _UR_VERB, _UR_END, _UR_PART, _UR_PART_END, r"\S"),
     ),
     rule(
         "ur.instructions_void",
