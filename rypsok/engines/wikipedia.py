@@ -105,7 +105,7 @@ def _wiki_code(language: str | None) -> str:
 
 
 _ARTICLE_PATH_SAFE = ";@$!*(),/~:"
-_ARTICLE_PATH_KEPT = re.compile(r"[A-Za-z0-9_.\-~;@$!*(),/:]*")
+_ARTICLE_PATH_KEPT = re.compile("[A-Za-z0-9_.~" + re.escape(_ARTICLE_PATH_SAFE + "-") + "]*")
 """A title path ``quote`` leaves as it is (the characters it always keeps, and the safe ones):
 most titles, which then skip its encoding."""
 

@@ -17,7 +17,7 @@ from rypsok.hygiene.instructions.patterns import LazyPattern, Rule, fill, trigge
 _QUOTE = "[\"'“‘«„]"
 # What a reply is to be, after "only": a language, a form, dictated words, a persona's manner.
 _FR_FORM = (
-    r"(?:en\s+(?:\w+ais|\w+ois|\w+ien|\w+and|\w+ol|\w+ais|rimes|vers|majuscules|emojis|émojis|"
+    r"(?:en\s+(?:\w+ais|\w+ois|\w+ien|\w+and|\w+ol|rimes|vers|majuscules|emojis|émojis|"
     r"latin|chinois|russe|arabe|hindi)\b|par\s+(?:oui|non|un\s+seul\s+mot|des\s+emojis)\b|"
     r"avec\s+(?:des\s+)?(?:emojis|émojis)\b|comme\s+(?:un|une)\b|(?:par|avec)\s*:?\s*"
     rf"{_QUOTE}|{_QUOTE})"
