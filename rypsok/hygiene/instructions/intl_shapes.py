@@ -7,7 +7,14 @@ from __future__ import annotations
 
 import re
 
-from rypsok.hygiene.instructions.patterns import PUNCT, LazyPattern, Rule, fill, trigger_words
+from rypsok.hygiene.instructions.patterns import (
+    IN_SENTENCE,
+    PUNCT,
+    LazyPattern,
+    Rule,
+    fill,
+    trigger_words,
+)
 
 
 def rule(name: str, triggers: str, pattern: str, mention: bool = True, topic: bool = False) -> Rule:
@@ -22,9 +29,6 @@ def rule(name: str, triggers: str, pattern: str, mention: bool = True, topic: bo
     )
 
 
-# Characters that end a sentence in the scripts of these tables.
-SENTENCE_END = ".!?\n।॥؟۔。！？"
-IN_SENTENCE = f"[^{SENTENCE_END}]"
 # A word of any script: no space and no punctuation.
 TOKEN = r"[^\s.,;:!?।॥،؛؟۔\"'“”«»„]+"
 

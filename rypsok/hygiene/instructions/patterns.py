@@ -185,8 +185,10 @@ def override_pattern(verbs: str, quals: str, objects: str) -> str:
     )
 
 
-# A sentence's characters, for the stretches a shape lets a few words fill.
-IN_SENTENCE = r"[^.!?\n。！？।॥؟۔]"
+# Characters that end a sentence in the scripts of the rule tables, and a character of a
+# sentence, for the stretches a shape lets a few words fill.
+SENTENCE_END = ".!?\n।॥؟۔。！？"
+IN_SENTENCE = f"[^{SENTENCE_END}]"
 
 
 def everything_before(
