@@ -299,15 +299,16 @@ def clean_result_text(title: str, snippet: str) -> tuple[str, str, Cleaned, Clea
     """A result's title and snippet as the instruction-like check reads them (``clean_content``:
     line breaks kept) and as they are shown (``clean_title``, ``clean_snippet``), each text
     judged printable ASCII once for both."""
-    if _printable_ascii(title):
-        title_content, title_line = title, _printable_line(title, MAX_TITLE_CHARS)
-    else:
-        title_content, title_line = clean_content(title).text, clean_title(title)
-    if _printable_ascii(snippet):
-        snippet_content, snippet_line = snippet, _printable_line(snippet, MAX_SNIPPET_CHARS)
-    else:
-        snippet_content, snippet_line = clean_content(snippet).text, clean_snippet(snippet)
+    title_content, title_line = _read_and_shown(title, MAX_TITLE_CHARS)
+    snippet_content, snippet_line = _read_and_shown(snippet, MAX_SNIPPET_CHARS)
     return title_content, snippet_content, title_line, snippet_line
+
+
+def _read_and_shown(text: str, limit: int) -> tuple[str, Cleaned]:
+    """``clean_content(text).text`` and ``clean_line(text, limit)``, printable ASCII judged once."""
+    if _printable_ascii(text):
+        return text, _printable_line(text, limit)
+    return clean_content(text).text, clean_line(text, limit)
 
 
 def clean_title(text: str) -> Cleaned:
