@@ -94,5 +94,5 @@ def test_the_texts_reaching_the_bound_are_found_in_order_or_out_of_it(texts):
         if SHIPPED.scorer.short_bound(data[slot]) >= clear
         and SHIPPED.scorer.positive_matches(data[slot])
     ]
-    assert SHIPPED.scorer.reaching(found, short, data) == expected
-    assert sorted(SHIPPED.scorer.reaching(found[::-1], short, data)) == expected
+    assert SHIPPED.scorer.reaching(found, short, data, clear) == expected
+    assert sorted(SHIPPED.scorer.reaching(found[::-1], short, data, clear)) == expected
