@@ -105,7 +105,7 @@ MARKUPS = {
         declaration=r' encoding="UTF-8"',
     ),
 }
-ENGINES = ("duckduckgo",)
+ENGINES = ("duckduckgo", "mojeek")
 SAVED = {"duckduckgo": "search.html", "mojeek": "search.html", "arxiv": "search.xml"}
 
 
