@@ -105,7 +105,7 @@ MARKUPS = {
         declaration=r' encoding="UTF-8"',
     ),
 }
-ENGINES = ("duckduckgo", "mojeek")
+ENGINES = tuple(MARKUPS)
 SAVED = {"duckduckgo": "search.html", "mojeek": "search.html", "arxiv": "search.xml"}
 
 
@@ -453,67 +453,95 @@ def test_a_document_cut_short_keeps_the_results_before_the_cut(engine: str) -> N
 # --- markup that would reach out ------------------------------------------------------------------
 
 
+SECRET = "do not read me"
+
+
 @pytest.fixture(scope="module")
 def canary() -> Iterator[EngineServer]:
-    """A loopback server that records every request: a parser must never send one."""
+    """A loopback server that records every request: a parser must never send one. (The
+    libxml2 lxml is built on here has no HTTP client; local files are what it could read,
+    and the answers below name files that would put ``SECRET`` in a title.)"""
     with EngineServer() as server:
         yield server
 
 
-def _reaching(engine: str, base: str, secret_file: Path) -> Iterator[tuple[str, str, bool]]:
+@dataclass(frozen=True)
+class Outside:
+    """What an answer's markup may name: the canary server and local files."""
+
+    base: str
+    secret: Path
+    """A file holding ``SECRET``."""
+    dtd: Path
+    """A DTD declaring the entity ``leak`` as ``SECRET``."""
+    parameter: Path
+    """A file declaring the entity ``pleak`` as ``SECRET``, for a parameter entity."""
+
+
+def _with_first_title(markup: Markup, text: str, title: str) -> str:
+    (start, end), *_ = _blocks(markup, text)
+    return text[:start] + _inner("title", title)(markup, text[start:end]) + text[end:]
+
+
+def _reaching(engine: str, outside: Outside) -> Iterator[tuple[str, str, bool]]:
     """(what, answer, whether it reads exactly as the saved one): answers whose markup names
     the canary server or a local file."""
     text = _text(engine)
     markup = MARKUPS[engine]
+    base = outside.base
     if engine != "arxiv":
         rest = re.sub(r"^<!DOCTYPE[^>]*>", "", text)
-        yield "external DTD", f'<!DOCTYPE html SYSTEM "{base}/dtd">{rest}', True
+        yield "DTD on the canary", f'<!DOCTYPE html SYSTEM "{base}/dtd">{rest}', True
+        local = f'<!DOCTYPE html SYSTEM "file://{outside.dtd}">{rest}'
+        yield "DTD on file", _with_first_title(markup, local, "A &leak; B"), False
         tags = f'<link rel="stylesheet" href="{base}/css"><img src="{base}/img">'
         yield "page resources", text.replace("</head>", tags + "</head>", 1), True
         return
     head, _, rest = text.partition("\n")
-    yield "external DTD", f'{head}\n<!DOCTYPE feed SYSTEM "{base}/dtd">\n{rest}', True
+    yield "DTD on the canary", f'{head}\n<!DOCTYPE feed SYSTEM "{base}/dtd">\n{rest}', True
+    local = f'{head}\n<!DOCTYPE feed SYSTEM "file://{outside.dtd}">\n{rest}'
+    yield "DTD on file", _with_first_title(markup, local, "A &leak; B"), False
     stylesheet = f'<?xml-stylesheet type="text/xsl" href="{base}/xsl"?>'
     yield "stylesheet instruction", f"{head}\n{stylesheet}\n{rest}", True
     laughs = "".join(f'<!ENTITY lol{n} "{f"&lol{n - 1};" * 10}">' for n in range(1, 10))
     declarations = (
         f'<!ENTITY canary SYSTEM "{base}/entity">'
-        f'<!ENTITY local SYSTEM "file://{secret_file}">'
+        f'<!ENTITY local SYSTEM "file://{outside.secret}">'
         f'<!ENTITY % remote SYSTEM "{base}/parameter"> %remote;'
+        f'<!ENTITY % file SYSTEM "file://{outside.parameter}"> %file;'
         f'<!ENTITY lol0 "lol">{laughs}'
     )
     declared = f"{head}\n<!DOCTYPE feed [{declarations}]>\n{rest}"
-    (start, end), *_ = _blocks(markup, declared)
-    for entity in ("canary", "local", "lol9"):
-        block = _inner("title", f"Before &{entity}; after")(markup, declared[start:end])
+    for entity in ("canary", "local", "pleak", "lol9"):
+        title = f"Before &{entity}; after"
         yield (
             f"entity {entity} in the first title",
-            declared[:start] + block + declared[end:],
+            _with_first_title(markup, declared, title),
             False,
         )
     xinclude = (
         '<xi:include xmlns:xi="http://www.w3.org/2001/XInclude"'
-        f' href="{base}/xinclude" parse="text"/>'
+        f' href="file://{outside.secret}" parse="text"/>'
     )
-    (start, end), *_ = _blocks(markup, text)
-    block = _inner("title", f"Title {xinclude}")(markup, text[start:end])
-    yield "XInclude in the first title", text[:start] + block + text[end:], False
+    yield "XInclude in the first title", _with_first_title(markup, text, f"T {xinclude}"), False
 
 
 def test_markup_never_reaches_out(canary: EngineServer, tmp_path: Path) -> None:
-    secret = tmp_path / "secret.txt"
-    secret.write_text("do not read me")
-    base = f"http://127.0.0.1:{canary.port}/e/canary"
+    secret, dtd, parameter = tmp_path / "secret.txt", tmp_path / "feed.dtd", tmp_path / "p.ent"
+    secret.write_text(SECRET)
+    dtd.write_text(f'<!ENTITY leak "{SECRET}">')
+    parameter.write_text(f'<!ENTITY pleak "{SECRET}">')
+    outside = Outside(f"http://127.0.0.1:{canary.port}/e/canary", secret, dtd, parameter)
     for engine in ENGINES:
         whole = _whole(engine)
-        for what, body, exact in _reaching(engine, base, secret):
+        for what, body, exact in _reaching(engine, outside):
             answer = _read(engine, body.encode())
             if exact:
                 assert answer == whole, (engine, what)
             else:
                 _costs_at_most_the_first(engine, whole, answer)
             for result in answer:
-                assert "do not read me" not in result.title + result.snippet, (engine, what)
+                assert SECRET not in result.title + result.snippet, (engine, what)
                 assert "lollollol" not in result.title + result.snippet, (engine, what)
     assert canary.seen == []
 
