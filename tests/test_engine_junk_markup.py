@@ -41,7 +41,6 @@ SEARCH = EngineSearch(
 class Markup:
     """Where an engine's saved answer holds its results, as patterns over the answer's text."""
 
-    engine: str
     content_type: str
     """What the engine sends in Content-Type."""
     block: str
@@ -66,7 +65,6 @@ class Markup:
 
 MARKUPS = {
     "duckduckgo": Markup(
-        engine="duckduckgo",
         content_type="text/html; charset=UTF-8",
         block=r'<div class="result results_links results_links_deep web-result ',
         after='<div class="nav-link">',
@@ -79,7 +77,6 @@ MARKUPS = {
         declaration=r'<meta http-equiv="content-type"[^>]*>',
     ),
     "mojeek": Markup(
-        engine="mojeek",
         content_type="text/html; charset=utf-8",
         block=r'<li class="r\d',
         after="</ul>",
@@ -92,7 +89,6 @@ MARKUPS = {
         declaration=r'<meta charset="utf-8">',
     ),
     "arxiv": Markup(
-        engine="arxiv",
         content_type="application/atom+xml; charset=utf-8",
         block=r"<entry>",
         after="</feed>",
