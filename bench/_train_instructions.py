@@ -4,6 +4,7 @@
     nice -n 10 python bench/_train_instructions.py --no-loso  # only train and write the model
     ... --no-write --with-synthetic --with-trafilatura --c 0.1 # the configurations tried, not shipped
     ... --no-write --with-synthetic --with-translations --language-clean-weight 2  # also tried
+    ... --keep-function-words                                  # the model before the seventh round
 
 Needs numpy, scipy and scikit-learn (the ``bench`` extra); the shipped scorer needs none of them.
 The inputs are ../shared/bench/injection and ../shared/bench/injection-more (bench/instruction_data.py);
@@ -19,7 +20,9 @@ How a model is made (the same for each held-out source and for the shipped model
    as the square root of its size and each group within it equally.
 4. A long positive (a page with one planted paragraph) is a bag of pieces of which one may be the
    attack: a second round trains on the best-scoring pieces of each positive text only.
-5. The threshold is chosen on clean text only: the lowest score that keeps the threshold fold
+5. A positive weight on a feature made only of another language's function words ("und",
+   "deine", "sans") is taken out (function_words): it learnt the language, not the request.
+6. The threshold is chosen on clean text only: the lowest score that keeps the threshold fold
    (fold 2) under half of every clean goal (0.05 per 1,000 WCXB pieces, 0.25% of each hard-negative
    source, 0.5% of deepset's benign prompts).
 """
@@ -29,6 +32,7 @@ from __future__ import annotations
 import argparse
 import collections
 import gzip
+import importlib.metadata
 import json
 import math
 import pathlib
@@ -69,7 +73,9 @@ GOALS = {"wcxb": 0.05 / 1000, "hard": 0.0025, "deepset": 0.005}
 # The project's own ordinary texts about prompts and chatbots (the only clean text on the topic)
 # each weigh as much as this many web pieces.
 ORDINARY_ABOUT_AI = 10.0
-CLEAN_WEIGHT = 2.0  # clean pieces weigh this many times the positives in all
+CLEAN_WEIGHT = 2.0
+# The function words taken out keep another language's function word this common in English.
+ENGLISH_ZIPF = 4.5  # clean pieces weigh this many times the positives in all
 
 
 def _is_cjk(ch: str) -> bool:
@@ -96,12 +102,50 @@ def candidates(normalised: bytes) -> set[str]:
     return out
 
 
+def function_words() -> frozenset[str]:
+    """The function words of every language but English (stopwords-iso's lists), as the
+    normalised words the features are made of, less every common English word (wordfreq's
+    Zipf frequency in English at least ENGLISH_ZIPF: "word" is Dutch's "become", "die" and
+    "hat" are German). A word like "und", "ist" or "deine" says which language a text is in,
+    not what it asks, and the clean side has too little text in any language but English for
+    the model to learn that: German prose scored as an attack on "sagen", "deine", "auf"."""
+    import stopwordsiso
+    from wordfreq import zipf_frequency
+
+    def spelt(word: str) -> str:
+        return normalise(_fold(f" {word} ")).decode("utf-8").strip()
+
+    english = {spelt(w) for w in stopwordsiso.stopwords("en")}
+    words = {
+        spelt(word)
+        for language in sorted(stopwordsiso.langs())
+        if language != "en"
+        for word in stopwordsiso.stopwords(language)
+        if zipf_frequency(word, "en") < ENGLISH_ZIPF
+    }
+    return frozenset(words - english - {""})
+
+
+def is_function_words(feature: str, words: frozenset[str]) -> bool:
+    """A feature made only of function words (a word, or a pair of them); a CJK pair counts
+    when it is one."""
+    if not words:
+        return False
+    return all(part in words for part in feature.split()) if feature.strip() else False
+
+
 class Corpus:
     """Every piece, its normalised bytes, its text and source, and the candidate features."""
 
-    def __init__(self, texts: list[data.Text], language_clean_weight: float = 1.0) -> None:
+    def __init__(
+        self,
+        texts: list[data.Text],
+        language_clean_weight: float = 1.0,
+        function_words: frozenset[str] = frozenset(),
+    ) -> None:
         self.texts = texts
         self.language_clean_weight = language_clean_weight
+        self.function_words = function_words
         self.sources = sorted({t.counted_as for t in texts})
         self.positive_sources = {t.counted_as for t in texts if t.label}
         self.piece_bytes: list[bytes] = []
@@ -326,6 +370,7 @@ def train(corpus: Corpus, held_out: str | None, c: float = C) -> tuple[dict[str,
     kept = {
         features[i]: round(float(coef[i]), 4)
         for i in np.flatnonzero(np.abs(coef) >= KEEP_WEIGHT).tolist()
+        if not (coef[i] > 0 and is_function_words(features[i], corpus.function_words))
     }
     return kept, round(float(model.intercept_[0]), 4)
 
@@ -513,6 +558,12 @@ def main() -> None:
         help="weigh the synthetic attacks of each language as a source of their own",
     )
     parser.add_argument(
+        "--keep-function-words",
+        action="store_true",
+        help="keep the positive weights of features made only of another language's function "
+        "words (the model before the seventh round)",
+    )
+    parser.add_argument(
         "--c", type=float, default=C, help=f"the inverse regularisation (default {C})"
     )
     args = parser.parse_args()
@@ -522,7 +573,11 @@ def main() -> None:
         texts += data.synthetic(args.synthetic_by_language)
     if args.with_translations:
         texts += data.translations()
-    corpus = Corpus(texts, args.language_clean_weight)
+    corpus = Corpus(
+        texts,
+        args.language_clean_weight,
+        frozenset() if args.keep_function_words else function_words(),
+    )
     clean = Clean(texts)
     print(
         f"{len(texts)} texts, {len(corpus.piece_bytes)} pieces "
@@ -549,6 +604,13 @@ def main() -> None:
             args.with_synthetic, args.with_trafilatura, args.with_translations
         ),
     }
+    if not args.keep_function_words:
+        meta["function_words"] = {
+            "stopwordsiso": importlib.metadata.version("stopwordsiso"),
+            "wordfreq": importlib.metadata.version("wordfreq"),
+            "english_zipf": ENGLISH_ZIPF,
+            "words": len(corpus.function_words),
+        }
     if not args.no_write:
         write_model(features, bias, threshold, meta)
 
