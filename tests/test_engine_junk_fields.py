@@ -98,3 +98,57 @@ def test_a_field_of_the_wrong_type_costs_at_most_its_result(engine: str, path: P
                 if isinstance(answer, EngineFailure) or len(answer) < len(whole) - 1:
                     lost.append((list_path, field, junk, answer))
     assert lost == []
+
+
+MARKUP_JUNK: list[str] = [
+    "<b><i>deeply</i> <span class='x'>nested <em>tags</em></span></b> end",
+    "<b>never <i>closed",
+    "text</b></i></div></p>",
+    "&nbsp;&amp;nbsp;&#0;&#x110000;&#xD800;&#99999999999;&bogus;&#;&#x;&amp end",
+    "a\x00b<b>\x00</b>",
+    "<script>alert(1)</script>shown<style>p{}</style>",
+    "<!-- hidden -->text<![CDATA[raw <b>]]>",
+    "<img src=x onerror=alert(1)>",
+    "\x01\x08\x0b<b>\x0c\x1b\x7f\x85</b>",
+    "<jats:p>An <jats:italic>abstract</jats:italic><jats:p>",
+    "<?xml version='1.0'?><!DOCTYPE x [<!ENTITY e SYSTEM 'file:///etc/passwd'>]><p>&e;</p>",
+    "lone \ud800 surrogate <b>x</b>",
+    "<b>" * 3000 + "deep",
+]
+
+
+def _costs_at_most_one(whole: list[Any], answer: list[Any]) -> bool:
+    """``answer`` is ``whole`` with at most one result changed or left out."""
+    if len(answer) == len(whole):
+        return sum(got != want for got, want in zip(answer, whole, strict=True)) <= 1
+    return len(answer) == len(whole) - 1 and any(
+        whole[:index] + whole[index + 1 :] == answer for index in range(len(whole))
+    )
+
+
+@pytest.mark.parametrize(("engine", "path"), _answers(), ids=lambda v: getattr(v, "name", v))
+def test_a_text_field_holding_spoiled_markup_costs_at_most_its_result(
+    engine: str, path: Path
+) -> None:
+    """Titles and snippets that engines send as HTML (Wikipedia's, Stack Exchange's, Brave's,
+    Crossref's JATS abstracts) go through ``strip_html``: a field holding any text, however
+    broken its markup, costs at most its result and leaves every other result as it was."""
+    data = _load(path)
+    whole = _read(engine, data)
+    assert not isinstance(whole, EngineFailure)
+    lost = []
+    for list_path in _result_lists(data):
+        first = _at(data, list_path)[0]
+        for field in _field_paths(first):
+            if not isinstance(_at(first, field), str):
+                continue
+            for junk in MARKUP_JUNK:
+                spoiled = copy.deepcopy(data)
+                target = _at(spoiled, list_path)[0]
+                for key in field[:-1]:
+                    target = target[key]
+                target[field[-1]] = junk
+                answer = _read(engine, spoiled)
+                if isinstance(answer, EngineFailure) or not _costs_at_most_one(whole, answer):
+                    lost.append((list_path, field, junk[:40], answer))
+    assert lost == []

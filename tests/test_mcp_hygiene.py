@@ -80,6 +80,30 @@ async def test_notices_count_what_was_changed(config_file, engines, transport):
     assert by_url["https://three.example/"]["snippet"] == INJECTION
 
 
+async def test_a_lone_surrogate_in_an_answer_costs_one_character(config_file, engines, transport):
+    """JSON can escape half an emoji ("\\ud83d"); the search answers, the half is removed and
+    counted, and the next call is served."""
+    engines.plays["github"] = Play(
+        body=github_body(
+            ("https://one.example/", "half\ud83d emoji", "cut \udfff here"),
+            ("https://two.example/", "b/two", "A normal description."),
+        )
+    )
+    async with session(config_file(), transport=transport) as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        result = await client.call_tool("web_search", {"query": "anything", "category": "code"})
+        again = await client.call_tool("web_search", {"query": "again", "category": "code"})
+    payload = structured(result)
+    assert not result.is_error
+    assert_conforms(payload, tools["web_search"].output_schema)
+    assert notice_map(payload)[("characters_removed", None)] == 2
+    by_url = {r["url"]: r for r in payload["results"]}
+    assert by_url["https://one.example/"]["title"] == "half emoji"
+    assert by_url["https://one.example/"]["snippet"] == "cut here"
+    assert by_url["https://two.example/"]["snippet"] == "A normal description."
+    assert not again.is_error
+
+
 async def test_instruction_like_results_can_be_dropped(config_file, engines, transport):
     dirty_answers(engines)
     async with session(

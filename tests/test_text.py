@@ -55,6 +55,16 @@ def test_limits():
     assert MAX_SNIPPET_CHARS == 300
 
 
+@pytest.mark.parametrize("surrogate", ["\ud800", "\ud83d", "\udc00", "\udfff"])
+def test_a_lone_surrogate_is_removed_and_counted(surrogate):
+    for cleaned in both(f"half{surrogate}emoji"):
+        assert cleaned == Cleaned("halfemoji", 1, False)
+    title, snippet, title_line, snippet_line = clean_result_text(f"a{surrogate}b", f"c {surrogate}")
+    assert (title, snippet) == ("ab", "c ")
+    assert (title_line, snippet_line) == (Cleaned("ab", 1, False), Cleaned("c", 1, False))
+    assert title_line.text.encode("utf-8") == b"ab"
+
+
 def test_plain_text_is_untouched():
     assert clean_content("Hello, world.\n") == Cleaned("Hello, world.\n", 0, False)
     assert clean_title("Hello, world.") == Cleaned("Hello, world.", 0, False)
@@ -342,6 +352,7 @@ def test_removable_matches_the_spec_rule_for_every_code_point():
         expected = (
             (category == "Cc" and ch not in "\t\n\r")
             or (category == "Cf" and ch not in (ZWNJ, ZWJ) and ch not in CONCATENATION_MARKS)
+            or category == "Cs"
             or ch in "\u3164\uffa0"
         )
         assert removable(ch) is expected, hex(cp)
@@ -352,10 +363,6 @@ def test_removable_takes_one_character():
         removable("ab")
 
 
-def test_lone_surrogates_do_not_raise():
-    assert clean_content("a\ud800b").text == "a\ud800b"
-
-
 def test_a_megabyte_of_ascii_comes_back_unchanged():
     page = ("The quick brown fox jumps over the lazy dog. " * 22 + "\n") * 1024
     cleaned = clean_content(page)
@@ -364,7 +371,7 @@ def test_a_megabyte_of_ascii_comes_back_unchanged():
 
 
 def test_the_scanned_planes_hold_every_control_format_and_combining_character():
-    interesting = {"Cc", "Cf", "Mn", "Mc"}
+    interesting = {"Cc", "Cf", "Cs", "Mn", "Mc"}
     outside = [
         code_point
         for code_point in range(sys.maxunicode + 1)

@@ -186,7 +186,15 @@ class Usage:
     balance: float | None = None
 
 
-PARSER_MODULES = ("httpx", "lxml.etree", "lxml.html", "parsel", "email.utils", "orjson")
+PARSER_MODULES = (
+    "httpx",
+    "lxml.etree",
+    "lxml.html",
+    "parsel",
+    "email.utils",
+    "orjson",
+    "rypsok.net.charset",
+)
 """What the engines import on first use: loaded ahead by a search's warm-up, so that no
 answer pays an import under its deadline."""
 
@@ -336,6 +344,32 @@ def load_json(body: bytes) -> Any:
         except orjson.JSONDecodeError:
             pass
     return json.loads(body)
+
+
+def web_url(link: str) -> str | None:
+    """A result's link, stripped of surrounding whitespace, when it is an absolute http or
+    https URL with a host; None for anything else (a relative or protocol-relative link,
+    ``javascript:``, ``data:``, an address ``urllib`` cannot read), and the result is then
+    left out."""
+    text = link.strip()
+    try:
+        parts = urllib.parse.urlsplit(text)
+        host = parts.hostname
+    except ValueError:
+        return None
+    return text if parts.scheme in ("http", "https") and host else None
+
+
+def markup_text(headers: httpx.Headers, body: bytes) -> str:
+    """An HTML or XML answer as text, its charset picked as web_fetch picks a page's
+    (:mod:`rypsok.net.charset`): the Content-Type's charset, then a BOM, then the document's
+    ``<meta>`` or XML declaration, else UTF-8 when the bytes are valid UTF-8, else
+    windows-1252."""
+    from w3lib.encoding import http_content_type_encoding
+
+    from rypsok.net.charset import decode_html
+
+    return decode_html(body, http_content_type_encoding(headers.get("content-type")))
 
 
 def item_url(item: Any) -> str | None:

@@ -25,7 +25,7 @@ Choices:
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
-from urllib.parse import parse_qs, urljoin, urlsplit
+from urllib.parse import SplitResult, parse_qs, urljoin, urlsplit
 
 from .base import (
     BROWSER_HEADERS,
@@ -38,7 +38,9 @@ from .base import (
     endpoint_url,
     failure_for_status,
     http_request,
+    markup_text,
     selection_text,
+    web_url,
 )
 
 if TYPE_CHECKING:
@@ -92,7 +94,7 @@ def parse(
         return failure
     import parsel
 
-    text = body.decode("utf-8", errors="replace")
+    text = markup_text(headers, body)
     page = parsel.Selector(text=text)
     if page.xpath('//form[@id="challenge-form"]'):
         return EngineFailure("blocked")
@@ -103,8 +105,9 @@ def parse(
             return EngineFailure("blocked")
         return EngineFailure("parse_failure")
     results: list[RawResult] = []
+    # Descendants, not children: a block left unclosed holds the blocks after it.
     for block in links.xpath(
-        './div[contains(concat(" ", normalize-space(@class), " "), " web-result ")]'
+        './/div[contains(concat(" ", normalize-space(@class), " "), " web-result ")]'
     ):
         result = _result(block)
         if result is not None:
@@ -116,30 +119,44 @@ def _result(block: parsel.Selector) -> RawResult | None:
     classes = block.attrib.get("class", "").split()
     if "result--ad" in classes or "result--no-result" in classes:
         return None
-    anchor = block.css("a.result__a")
+    # The block's own title and snippet: a block left unclosed holds the next ones' too.
+    anchor = block.css("a.result__a")[:1]
     if not anchor:
         return None
     url = _target_url(anchor.attrib.get("href", ""))
     if url is None:
         return None
     title = selection_text(anchor)
-    snippet = selection_text(block.css(".result__snippet"))
+    snippet = selection_text(block.css(".result__snippet")[:1])
     return RawResult(title=title, url=url, snippet=snippet)
 
 
 def _target_url(href: str) -> str | None:
-    """The result's own URL: ``uddg`` unwrapped from DuckDuckGo's redirect; None for ads."""
-    absolute = urljoin(_PAGE_BASE, href.strip())
-    parts = urlsplit(absolute)
-    host = (parts.hostname or "").lower()
-    if host == "duckduckgo.com" or host.endswith(".duckduckgo.com"):
-        if parts.path != "/l/":
-            return None
-        targets = parse_qs(parts.query).get("uddg")
-        if not targets:
-            return None
-        absolute = targets[0]
-        parts = urlsplit(absolute)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
+    """The result's own URL: ``uddg`` unwrapped from DuckDuckGo's redirect; None for ads,
+    for a redirect without a target or whose target is another redirect, and for a link
+    that is not http or https."""
+    try:
+        absolute = urljoin(_PAGE_BASE, href.strip())
+    except ValueError:
         return None
-    return absolute
+    own = _duckduckgo_link(absolute)
+    if own is None:
+        return web_url(absolute)
+    if own.path != "/l/":
+        return None
+    targets = parse_qs(own.query).get("uddg")
+    target = web_url(targets[0]) if targets else None
+    if target is None:
+        return None
+    inner = _duckduckgo_link(target)
+    return None if inner is not None and inner.path in ("/l/", "/y.js") else target
+
+
+def _duckduckgo_link(url: str) -> SplitResult | None:
+    """``url``'s parts when it leads to DuckDuckGo itself; None otherwise."""
+    try:
+        parts = urlsplit(url)
+        host = (parts.hostname or "").lower()
+    except ValueError:
+        return None
+    return parts if host == "duckduckgo.com" or host.endswith(".duckduckgo.com") else None

@@ -38,7 +38,9 @@ from .base import (
     endpoint_url,
     failure_for_status,
     http_request,
+    markup_text,
     selection_text,
+    web_url,
 )
 
 if TYPE_CHECKING:
@@ -78,7 +80,7 @@ def parse(
         return failure
     import parsel
 
-    page = parsel.Selector(text=body.decode("utf-8", errors="replace"))
+    page = parsel.Selector(text=markup_text(headers, body))
     rows = page.xpath(
         '//ul[contains(concat(" ", normalize-space(@class), " "), " results-standard ")]/li'
     )
@@ -100,8 +102,8 @@ def _result(row: parsel.Selector) -> RawResult | None:
         anchor = row.css("a.ob[href]")
     if not anchor:
         return None
-    url = anchor.attrib["href"].strip()
-    if not url.startswith(("http://", "https://")):
+    url = web_url(anchor.attrib["href"])
+    if url is None:
         return None
     title = selection_text(row.xpath("./h2"))
     snippet = selection_text(row.css("p.s"))

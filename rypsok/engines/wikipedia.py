@@ -110,11 +110,16 @@ _ARTICLE_PATH_KEPT = re.compile("[A-Za-z0-9_.~" + re.escape(_ARTICLE_PATH_SAFE +
 most titles, which then skip its encoding."""
 
 
-def _article_url(lang: str, title: str) -> str:
-    """The public article URL, percent-encoded as MediaWiki's wfUrlencode does."""
+def _article_url(lang: str, title: str) -> str | None:
+    """The public article URL, percent-encoded as MediaWiki's wfUrlencode does; None for a
+    title that is not Unicode text (a lone surrogate, which JSON can escape), which names no
+    article."""
     path = title.replace(" ", "_")
     if not _ARTICLE_PATH_KEPT.fullmatch(path):
-        path = urllib.parse.quote(path, safe=_ARTICLE_PATH_SAFE)
+        try:
+            path = urllib.parse.quote(path, safe=_ARTICLE_PATH_SAFE)
+        except UnicodeEncodeError:
+            return None
     return f"https://{lang}.wikipedia.org/wiki/{path}"
 
 
@@ -168,11 +173,10 @@ def parse(
     for hit in hits:
         if not isinstance(hit, dict) or not isinstance(hit.get("title"), str) or not hit["title"]:
             continue
+        url = _article_url(lang, hit["title"])
+        if url is None:
+            continue
         results.append(
-            RawResult(
-                title=hit["title"],
-                url=_article_url(lang, hit["title"]),
-                snippet=strip_html(hit.get("snippet")),
-            )
+            RawResult(title=hit["title"], url=url, snippet=strip_html(hit.get("snippet")))
         )
     return results

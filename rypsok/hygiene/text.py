@@ -100,7 +100,7 @@ against a scan of every code point under the running Python."""
 
 
 def _scan_unicode_data() -> tuple[list[int], list[int], list[int], list[int]]:
-    """The code points always removed, the variation selectors, the viramas and the controls
+    """The code points always removed (controls, format characters, lone surrogates), the variation selectors, the viramas and the controls
     that are White_Space, per the running ``unicodedata`` (the Variation_Selector and
     White_Space properties themselves come from ``regex``)."""
     is_concatenation_mark = regex.compile(r"\p{Prepended_Concatenation_Mark}").match
@@ -111,7 +111,7 @@ def _scan_unicode_data() -> tuple[list[int], list[int], list[int], list[int]]:
     viramas: list[int] = []
     whitespace_controls: list[int] = []
     every_code_point = list(itertools.chain.from_iterable(SCANNED_PLANES))
-    of_interest = frozenset({"Cc", "Cf", "Mn", "Mc"}).__contains__
+    of_interest = frozenset({"Cc", "Cf", "Cs", "Mn", "Mc"}).__contains__
     categories = map(unicodedata.category, map(chr, every_code_point))
     for code_point in itertools.compress(every_code_point, map(of_interest, categories)):
         ch = chr(code_point)
@@ -124,6 +124,10 @@ def _scan_unicode_data() -> tuple[list[int], list[int], list[int], list[int]]:
         elif category == "Cf":
             if ch not in (ZWNJ, ZWJ) and not is_concatenation_mark(ch):
                 removable.append(code_point)
+        elif category == "Cs":
+            # A lone surrogate (JSON can escape one: an emoji cut in half in UTF-16) is no
+            # character at all, and no UTF-8 stream can carry it to the agent.
+            removable.append(code_point)
         elif is_variation_selector(ch):
             variation_selectors.append(code_point)
         elif unicodedata.combining(ch) == 9:

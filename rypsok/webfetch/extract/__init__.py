@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
+from rypsok.net.charset import decode_html, decode_text
 from rypsok.webfetch.extract.cleaning import (
     after_the_text,
     clean_main,
@@ -25,7 +26,6 @@ from rypsok.webfetch.extract.cleaning import (
     without_a_thread,
 )
 from rypsok.webfetch.extract.commonmark import inert
-from rypsok.webfetch.extract.decode import decode_html, decode_text
 from rypsok.webfetch.extract.document import (
     base_of,
     body_of,

@@ -1,4 +1,5 @@
-"""A page's bytes as text: one charset picker, for HTML and for plain text or Markdown.
+"""Bytes as text: one charset picker, for web_fetch's pages and plain text and for the
+engines' HTML and XML answers.
 
 DECISIONS.md, Charset: the header's charset, then a BOM, then (a page only) its ``<meta>``
 or XML declaration, else UTF-8 when the bytes are valid UTF-8, else windows-1252.
