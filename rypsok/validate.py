@@ -96,7 +96,7 @@ def search_request(arguments: dict[str, Any], config: Config) -> SearchRequest:
     raw_query = arguments["query"]
     limit = config.search.max_query_chars
     if not isinstance(raw_query, str):
-        raise errors.query_length(bounds.MIN_QUERY_CHARS, limit)
+        raise errors.query_length(bounds.MIN_QUERY_CHARS, limit, given_text=False)
     query = raw_query.strip()
     if not bounds.MIN_QUERY_CHARS <= len(query) <= limit or _shows_nothing(query):
         raise errors.query_length(bounds.MIN_QUERY_CHARS, limit)

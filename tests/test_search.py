@@ -504,6 +504,26 @@ async def test_query_is_trimmed_and_length_is_configurable(engines):
         assert raised.value.detail == {"parameter": "max_results", "min": 1, "max": 3}
 
 
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        (123, "query must be a string of 1 to 400 characters"),
+        (["rust"], "query must be a string of 1 to 400 characters"),
+        (None, "query must be a string of 1 to 400 characters"),
+        ("  ", "query must be 1 to 400 characters after trimming"),
+        ("\u200b", "query must be 1 to 400 characters after trimming"),
+    ],
+)
+async def test_a_query_that_is_not_text_is_told_so(engines, query, message):
+    async with Client(code_config(engines)) as client:
+        with pytest.raises(ToolError) as raised:
+            await client.call_tool("web_search", {"query": query, "category": "code"})
+    assert raised.value.kind == "invalid_request"
+    assert raised.value.message == message
+    assert raised.value.detail == QUERY_LENGTH
+    assert engines.seen == []
+
+
 async def test_a_query_with_something_visible_is_searched_as_sent(engines):
     """Only a query with nothing a reader can see is refused; one with a visible character
     reaches the engine as written, joiners and selectors that belong to the writing kept."""
