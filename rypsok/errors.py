@@ -151,10 +151,15 @@ def not_allowed(parameter: str, allowed: list[str]) -> ToolError:
     )
 
 
-def query_length(minimum: int, maximum: int) -> ToolError:
+def query_length(minimum: int, maximum: int, given_text: bool = True) -> ToolError:
+    """``given_text`` False: the query was not a string (a number, a list, null), and the
+    message says so, as an integer's does."""
+    bound = f"{minimum} to {maximum} characters"
     return ToolError(
         "invalid_request",
-        f"query must be {minimum} to {maximum} characters after trimming",
+        f"query must be {bound} after trimming"
+        if given_text
+        else f"query must be a string of {bound}",
         {"parameter": "query", "min": minimum, "max": maximum},
     )
 

@@ -77,6 +77,18 @@ def _integer(name: str, value: Any, minimum: int, maximum: int) -> int:
     return value
 
 
+def _shows_nothing(query: str) -> bool:
+    """A query of only invisible characters and white space (U+200B, controls, tag
+    characters ...) is empty after trimming: engines would be asked for nothing. Printable
+    ASCII always shows something; other text is judged by the sanitizer's rule, loaded only
+    then (the server lists its tools without it)."""
+    if query.isascii() and query.isprintable():
+        return False
+    from rypsok.hygiene.text import shows_nothing
+
+    return shows_nothing(query)
+
+
 def search_request(arguments: dict[str, Any], config: Config) -> SearchRequest:
     arguments = _given(arguments, schemas.search_input(config), ALSO_ACCEPTED)
     if "query" not in arguments:
@@ -84,9 +96,9 @@ def search_request(arguments: dict[str, Any], config: Config) -> SearchRequest:
     raw_query = arguments["query"]
     limit = config.search.max_query_chars
     if not isinstance(raw_query, str):
-        raise errors.query_length(bounds.MIN_QUERY_CHARS, limit)
+        raise errors.query_length(bounds.MIN_QUERY_CHARS, limit, given_text=False)
     query = raw_query.strip()
-    if not bounds.MIN_QUERY_CHARS <= len(query) <= limit:
+    if not bounds.MIN_QUERY_CHARS <= len(query) <= limit or _shows_nothing(query):
         raise errors.query_length(bounds.MIN_QUERY_CHARS, limit)
 
     served = config.served_categories()

@@ -413,11 +413,20 @@ async def test_dates_are_iso_days_only_when_given(engines):
     assert response.results[0].date == "2026-09-30"
 
 
+QUERY_LENGTH = {"parameter": "query", "min": 1, "max": 400}
+
+
 @pytest.mark.parametrize(
     ("arguments", "detail"),
     [
         ({"query": "   "}, {"parameter": "query", "min": 1, "max": 400}),
         ({"query": "x" * 401}, {"parameter": "query", "min": 1, "max": 400}),
+        # nothing a reader can see: format characters, controls, tag characters, a joiner,
+        # a variation selector and a Hangul filler, alone or between spaces
+        ({"query": "\u200b\u200c\u200d\u2060\ufeff\u00ad\u202e"}, QUERY_LENGTH),
+        ({"query": "\x00\x01\x7f"}, QUERY_LENGTH),
+        ({"query": "\U000e0041\U000e0042"}, QUERY_LENGTH),
+        ({"query": " \u200d \ufe0f\t\u3164 "}, QUERY_LENGTH),
         (
             {"query": "x", "category": "code", "max_results": 0},
             {"parameter": "max_results", "min": 1, "max": 20},
@@ -493,6 +502,43 @@ async def test_query_is_trimmed_and_length_is_configurable(engines):
         with pytest.raises(ToolError) as raised:
             await client.search("x", category="code", max_results=4)
         assert raised.value.detail == {"parameter": "max_results", "min": 1, "max": 3}
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        (123, "query must be a string of 1 to 400 characters"),
+        (["rust"], "query must be a string of 1 to 400 characters"),
+        (None, "query must be a string of 1 to 400 characters"),
+        ("  ", "query must be 1 to 400 characters after trimming"),
+        ("\u200b", "query must be 1 to 400 characters after trimming"),
+    ],
+)
+async def test_a_query_that_is_not_text_is_told_so(engines, query, message):
+    async with Client(code_config(engines)) as client:
+        with pytest.raises(ToolError) as raised:
+            await client.call_tool("web_search", {"query": query, "category": "code"})
+    assert raised.value.kind == "invalid_request"
+    assert raised.value.message == message
+    assert raised.value.detail == QUERY_LENGTH
+    assert engines.seen == []
+
+
+async def test_a_query_with_something_visible_is_searched_as_sent(engines):
+    """Only a query with nothing a reader can see is refused; one with a visible character
+    reaches the engine as written, joiners and selectors that belong to the writing kept."""
+    engines.plays["github"] = Play(body=github_body())
+    engines.plays["stackexchange"] = Play(body=stackexchange_body())
+    async with Client(code_config(engines)) as client:
+        for query in (
+            "\u200bx",
+            "\u2764\ufe0f",
+            "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",
+        ):
+            engines.seen.clear()
+            await client.search(query, category="code")
+            [asked] = [seen for seen in engines.seen if seen.engine == "stackexchange"]
+            assert urllib.parse.parse_qs(urllib.parse.urlsplit(asked.path).query)["q"] == [query]
 
 
 async def test_engine_status_lists_engines_in_id_order(engines):

@@ -242,6 +242,12 @@ def invisible(ch: str) -> bool:
     return ch in _INVISIBLE
 
 
+def shows_nothing(text: str) -> bool:
+    """Whether ``text`` holds no character a reader can see: only white space and invisible
+    characters. Such a query is empty once trimmed."""
+    return all(ch.isspace() or ch in _INVISIBLE for ch in text)
+
+
 def _printable_ascii(text: str) -> bool:
     """Whether ``text`` is ASCII without a control character (most titles and snippets): it
     then holds nothing to remove or turn into a space. Of ASCII, ``str.isprintable`` refuses
