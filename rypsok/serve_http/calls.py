@@ -7,9 +7,10 @@ nothing watches for the client hanging up. Here:
 
 - :class:`CallWatch` (ASGI, in front of the SDK's endpoint, behind the bearer token) reads
   each POST's body (within the time bound: 408 and the connection closed past it; one over
-  the body bound is answered as rypsok.serve_http.oversized decides), decides from it whether the answer streams (a ``tools/call``
-  whose ``_meta`` carries a ``progressToken``), and watches the connection: when the client
-  disconnects, the calls of that POST are cancelled.
+  the body bound is answered as rypsok.serve_http.oversized decides), decides from it
+  whether the answer streams (a ``tools/call`` whose ``_meta`` carries a
+  ``progressToken``), and watches the connection: when the client disconnects, the calls
+  of that POST are cancelled.
 - :class:`CallStreams` is the SDK's session manager with the JSON-or-SSE choice made per
   request, from what CallWatch decided.
 - :class:`CancelCalls` (an SDK server middleware) runs each tools/call in a cancel scope,
