@@ -5,7 +5,7 @@ The body is never held whole: :class:`Ends` keeps its first and last
 ``long_line.END_BYTES`` while the rest is read and dropped, and the request is answered under
 the id found at either end:
 
-- a ``tools/call`` whose id and name were found gets the tool error ``invalid_request`` for
+- a ``tools/call`` whose id was found gets the tool error ``invalid_request`` for
   ``arguments`` with ``max`` the bound, from the SDK like any tool result (status 200), so
   every client hands it to its caller as the call's result;
 - anything else gets status 413 and a JSON-RPC error -32600 whose message names the bound,
