@@ -992,6 +992,15 @@ def test_openalex_per_second_limit_403_is_rate_limited() -> None:
     assert parse(openalex, body, 403, {"Retry-After": "1"}) == EngineFailure("rate_limited", 1.0)
 
 
+def test_openalex_403_in_its_error_format_is_the_rate_limit_whatever_its_words() -> None:
+    """developers.openalex.org/api-reference/errors: "403 Forbidden: Rate limit exceeded;
+    slow down" is the only meaning a 403 has, and errors come as ``{"error", "message"}``.
+    The fixture's words are not documented (a guess that names no rate limit); its shape is."""
+    body = fixture("openalex", "error_forbidden_403.json")
+    assert b"rate limit" not in body.lower()
+    assert parse(openalex, body, 403, {"Retry-After": "2"}) == EngineFailure("rate_limited", 2.0)
+
+
 def test_openalex_daily_limit_429_is_rate_limited() -> None:
     body = fixture("openalex", "error_daily_limit_429.json")
     assert parse(openalex, body, 429) == EngineFailure("rate_limited")
