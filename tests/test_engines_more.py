@@ -890,6 +890,18 @@ def test_brave_429_waits_for_the_exhausted_window(
     )
 
 
+@pytest.mark.parametrize("module", [brave, brave_news], ids=lambda m: m.INFO.id)
+def test_brave_quota_limited_is_the_plan_spent_and_rate_limited_is_not(module: ModuleType) -> None:
+    """The API reference's 429 codes: QUOTA_LIMITED "Request quota limit exceeded for plan."
+    (the month's quota: the engine rests, ``spent``), RATE_LIMITED "Request rate limit
+    exceeded for plan." (the per-second rate: it does not)."""
+    quota = parse(module, fixture("brave", "error_quota_limited.json"), 429)
+    rate = parse(module, fixture("brave", "error_rate_limited.json"), 429)
+    assert quota == rate == EngineFailure("rate_limited")
+    assert isinstance(quota, EngineFailure) and quota.spent
+    assert isinstance(rate, EngineFailure) and not rate.spent
+
+
 def test_brave_429_prefers_retry_after_and_tolerates_missing_rate_headers() -> None:
     body = fixture("brave", "error_rate_limited.json")
     headers = {"Retry-After": "7", "X-RateLimit-Remaining": "0, 5", "X-RateLimit-Reset": "1, 99"}
