@@ -1015,7 +1015,13 @@ def test_openalex_403_in_its_error_format_is_the_rate_limit_whatever_its_words()
 
 def test_openalex_daily_limit_429_is_rate_limited() -> None:
     body = fixture("openalex", "error_daily_limit_429.json")
-    assert parse(openalex, body, 429) == EngineFailure("rate_limited")
+    found = parse(openalex, body, 429)
+    assert found == EngineFailure("rate_limited")
+    # developers.openalex.org/api-reference/errors: "429 Too Many Requests: Daily limit
+    # exceeded", the day's budget (per-second limits are 403): the plan spent, the engine rests.
+    assert isinstance(found, EngineFailure) and found.spent
+    per_second = parse(openalex, fixture("openalex", "error_rate_limit_403.json"), 403)
+    assert isinstance(per_second, EngineFailure) and not per_second.spent
 
 
 @pytest.mark.parametrize("name", ["error_invalid_param.json", "error_invalid_filter.json"])

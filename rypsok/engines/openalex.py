@@ -28,6 +28,8 @@ Choices:
   meaning: "Rate limit exceeded; slow down") when its body is OpenAlex's error object
   (``{"error": …, "message": …}``) or speaks of the rate limit: ``rate_limited``,
   whatever its words. Any other 403 (a proxy's or a CDN's page) is ``blocked``.
+- A 429 is the daily budget spent ("Daily limit exceeded"; it resets at midnight UTC):
+  ``rate_limited`` and ``spent``, so the search rests the engine.
 """
 
 from __future__ import annotations
@@ -100,6 +102,8 @@ def parse(
 ) -> list[RawResult] | EngineFailure:
     if status == 403 and (b"rate limit" in body.lower() or _is_error_object(body)):
         return EngineFailure("rate_limited", retry_after_seconds(headers))
+    if status == 429:  # "Daily limit exceeded": the day's budget, spent until midnight UTC
+        return EngineFailure("rate_limited", retry_after_seconds(headers), spent=True)
     failure = failure_for_status(status, headers)
     if failure is not None:
         return failure
