@@ -13,6 +13,15 @@ from rypsok.engines.base import EngineFailure, EngineSearch, RawResult, read_ans
 FIXTURES = Path(__file__).parent / "fixtures"
 NOW = dt.datetime(2026, 10, 1, 12, 0, 0, tzinfo=dt.UTC)
 USER_AGENT = "rypsok/0.1 (https://example.org/rypsok; ops@example.org)"
+PLAIN_SEARCH = EngineSearch(
+    query="q",
+    category="general",
+    max_results=20,
+    language="en",
+    now=NOW,
+    user_agent=USER_AGENT,
+)
+"""A search with nothing but a query: what the junk tests read every spoiled answer with."""
 SINCE_DATE = {
     "day": "2026-09-30",
     "week": "2026-09-24",

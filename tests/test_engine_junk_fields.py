@@ -6,7 +6,6 @@ field of an object inside it) replaced by a value of another JSON type."""
 from __future__ import annotations
 
 import copy
-import datetime as dt
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,19 +14,12 @@ from typing import Any
 import httpx
 import pytest
 
-from rypsok.engines.base import EngineFailure, EngineSearch, read_answer
+from rypsok.engines.base import EngineFailure, read_answer
 from rypsok.engines.registry import ENGINE_IDS, engine_module
+from tests.engine_samples import PLAIN_SEARCH
 
 FIXTURES = Path(__file__).parent / "fixtures"
 JUNK: list[Any] = [None, 0, -1, 1.5, True, "", "x", [], ["a"], {}, {"a": 1}]
-SEARCH = EngineSearch(
-    query="q",
-    category="general",
-    max_results=20,
-    language="en",
-    now=dt.datetime(2026, 12, 5, tzinfo=dt.UTC),
-    user_agent="rypsok-test",
-)
 JSON_HEADERS = httpx.Headers({"content-type": "application/json"})
 
 
@@ -74,9 +66,28 @@ def _field_paths(item: dict[str, Any]) -> Iterator[tuple[str, ...]]:
                 yield (key, inner)
 
 
+def _first_result_fields(data: Any) -> Iterator[tuple[tuple[Any, ...], tuple[str, ...], Any]]:
+    """(where a list of results is, a field of its first result, that field's value)."""
+    for list_path in _result_lists(data):
+        first = _at(data, list_path)[0]
+        for field in _field_paths(first):
+            yield list_path, field, _at(first, field)
+
+
+def _spoiled(data: Any, list_path: tuple[Any, ...], field: tuple[str, ...], value: Any) -> Any:
+    """A copy of the answer with ``field`` of the first result under ``list_path`` set to
+    ``value``."""
+    spoiled = copy.deepcopy(data)
+    target = _at(spoiled, list_path)[0]
+    for key in field[:-1]:
+        target = target[key]
+    target[field[-1]] = value
+    return spoiled
+
+
 def _read(engine: str, data: Any) -> list[Any] | EngineFailure:
     body = json.dumps(data).encode()
-    return read_answer(engine_module(engine), 200, JSON_HEADERS, body, SEARCH)
+    return read_answer(engine_module(engine), 200, JSON_HEADERS, body, PLAIN_SEARCH)
 
 
 @pytest.mark.parametrize(("engine", "path"), _answers(), ids=lambda v: getattr(v, "name", v))
@@ -85,18 +96,11 @@ def test_a_field_of_the_wrong_type_costs_at_most_its_result(engine: str, path: P
     whole = _read(engine, data)
     assert not isinstance(whole, EngineFailure)
     lost = []
-    for list_path in _result_lists(data):
-        first = _at(data, list_path)[0]
-        for field in _field_paths(first):
-            for junk in JUNK:
-                spoiled = copy.deepcopy(data)
-                target = _at(spoiled, list_path)[0]
-                for key in field[:-1]:
-                    target = target[key]
-                target[field[-1]] = junk
-                answer = _read(engine, spoiled)
-                if isinstance(answer, EngineFailure) or len(answer) < len(whole) - 1:
-                    lost.append((list_path, field, junk, answer))
+    for list_path, field, _ in _first_result_fields(data):
+        for junk in JUNK:
+            answer = _read(engine, _spoiled(data, list_path, field, junk))
+            if isinstance(answer, EngineFailure) or len(answer) < len(whole) - 1:
+                lost.append((list_path, field, junk, answer))
     assert lost == []
 
 
@@ -137,18 +141,11 @@ def test_a_text_field_holding_spoiled_markup_costs_at_most_its_result(
     whole = _read(engine, data)
     assert not isinstance(whole, EngineFailure)
     lost = []
-    for list_path in _result_lists(data):
-        first = _at(data, list_path)[0]
-        for field in _field_paths(first):
-            if not isinstance(_at(first, field), str):
-                continue
-            for junk in MARKUP_JUNK:
-                spoiled = copy.deepcopy(data)
-                target = _at(spoiled, list_path)[0]
-                for key in field[:-1]:
-                    target = target[key]
-                target[field[-1]] = junk
-                answer = _read(engine, spoiled)
-                if isinstance(answer, EngineFailure) or not _costs_at_most_one(whole, answer):
-                    lost.append((list_path, field, junk[:40], answer))
+    for list_path, field, value in _first_result_fields(data):
+        if not isinstance(value, str):
+            continue
+        for junk in MARKUP_JUNK:
+            answer = _read(engine, _spoiled(data, list_path, field, junk))
+            if isinstance(answer, EngineFailure) or not _costs_at_most_one(whole, answer):
+                lost.append((list_path, field, junk[:40], answer))
     assert lost == []

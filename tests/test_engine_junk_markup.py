@@ -22,19 +22,12 @@ from pathlib import Path
 import httpx
 import pytest
 
-from rypsok.engines.base import EngineFailure, EngineSearch, RawResult, read_answer
+from rypsok.engines.base import EngineFailure, RawResult, read_answer
 from rypsok.engines.registry import engine_module
+from tests.engine_samples import PLAIN_SEARCH
 from tests.engine_servers import EngineServer
 
 FIXTURES = Path(__file__).parent / "fixtures"
-SEARCH = EngineSearch(
-    query="q",
-    category="general",
-    max_results=20,
-    language="en",
-    now=dt.datetime(2026, 12, 5, tzinfo=dt.UTC),
-    user_agent="rypsok-test",
-)
 
 
 @dataclass(frozen=True)
@@ -121,7 +114,7 @@ def _read(
 ) -> list[RawResult] | EngineFailure:
     content_type = MARKUPS[engine].content_type if content_type is None else content_type
     headers = httpx.Headers({"content-type": content_type} if content_type else {})
-    return read_answer(engine_module(engine), 200, headers, body, SEARCH)
+    return read_answer(engine_module(engine), 200, headers, body, PLAIN_SEARCH)
 
 
 def _whole(engine: str) -> list[RawResult]:

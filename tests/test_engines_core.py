@@ -810,6 +810,10 @@ def test_stackexchange_backoff_on_a_good_answer_keeps_the_results() -> None:
         ("backoff_violation.json", EngineFailure("rate_limited", 25.0)),
         ("access_denied.json", EngineFailure("blocked")),
         ("bad_parameter.json", EngineFailure("request_failure")),
+        # api.stackexchange.com/docs/error-handling: bad_parameter (400) covers "even high
+        # level parameters like key"; the message names the parameter, as bad_parameter.json's
+        # does ("key" is a guess of the exact words): the operator's key refused.
+        ("bad_parameter_key.json", EngineFailure("auth_failure")),
         ("temporarily_unavailable.json", EngineFailure("request_failure")),
     ],
 )

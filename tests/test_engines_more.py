@@ -890,6 +890,18 @@ def test_brave_429_waits_for_the_exhausted_window(
     )
 
 
+@pytest.mark.parametrize("module", [brave, brave_news], ids=lambda m: m.INFO.id)
+def test_brave_quota_limited_is_the_plan_spent_and_rate_limited_is_not(module: ModuleType) -> None:
+    """The API reference's 429 codes: QUOTA_LIMITED "Request quota limit exceeded for plan."
+    (the month's quota: the engine rests, ``spent``), RATE_LIMITED "Request rate limit
+    exceeded for plan." (the per-second rate: it does not)."""
+    quota = parse(module, fixture("brave", "error_quota_limited.json"), 429)
+    rate = parse(module, fixture("brave", "error_rate_limited.json"), 429)
+    assert quota == rate == EngineFailure("rate_limited")
+    assert isinstance(quota, EngineFailure) and quota.spent
+    assert isinstance(rate, EngineFailure) and not rate.spent
+
+
 def test_brave_429_prefers_retry_after_and_tolerates_missing_rate_headers() -> None:
     body = fixture("brave", "error_rate_limited.json")
     headers = {"Retry-After": "7", "X-RateLimit-Remaining": "0, 5", "X-RateLimit-Reset": "1, 99"}
@@ -992,9 +1004,24 @@ def test_openalex_per_second_limit_403_is_rate_limited() -> None:
     assert parse(openalex, body, 403, {"Retry-After": "1"}) == EngineFailure("rate_limited", 1.0)
 
 
+def test_openalex_403_in_its_error_format_is_the_rate_limit_whatever_its_words() -> None:
+    """developers.openalex.org/api-reference/errors: "403 Forbidden: Rate limit exceeded;
+    slow down" is the only meaning a 403 has, and errors come as ``{"error", "message"}``.
+    The fixture's words are not documented (a guess that names no rate limit); its shape is."""
+    body = fixture("openalex", "error_forbidden_403.json")
+    assert b"rate limit" not in body.lower()
+    assert parse(openalex, body, 403, {"Retry-After": "2"}) == EngineFailure("rate_limited", 2.0)
+
+
 def test_openalex_daily_limit_429_is_rate_limited() -> None:
     body = fixture("openalex", "error_daily_limit_429.json")
-    assert parse(openalex, body, 429) == EngineFailure("rate_limited")
+    found = parse(openalex, body, 429)
+    assert found == EngineFailure("rate_limited")
+    # developers.openalex.org/api-reference/errors: "429 Too Many Requests: Daily limit
+    # exceeded", the day's budget (per-second limits are 403): the plan spent, the engine rests.
+    assert isinstance(found, EngineFailure) and found.spent
+    per_second = parse(openalex, fixture("openalex", "error_rate_limit_403.json"), 403)
+    assert isinstance(per_second, EngineFailure) and not per_second.spent
 
 
 @pytest.mark.parametrize("name", ["error_invalid_param.json", "error_invalid_filter.json"])

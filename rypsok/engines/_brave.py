@@ -113,7 +113,10 @@ def failure(status: int, headers: httpx.Headers, body: bytes) -> EngineFailure |
     if code in _AUTH_ERROR_CODES or (code == "VALIDATION" and "x-subscription-token" in loc_fields):
         return EngineFailure("auth_failure")
     if status == 429:
-        return EngineFailure("rate_limited", _rate_limit_wait(headers))
+        # QUOTA_LIMITED is the plan's quota spent ("Request quota limit exceeded for plan."),
+        # which no minute clears: the search rests the engine. RATE_LIMITED is the rate.
+        spent = code == "QUOTA_LIMITED"
+        return EngineFailure("rate_limited", _rate_limit_wait(headers), spent=spent)
     return failure_for_status(status, headers)
 
 

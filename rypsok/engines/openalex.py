@@ -24,8 +24,12 @@ Choices:
   key's daily budget covers about 1,000 searches, so this stays modest.
 - ``query_limit`` is 400 characters: no limit is documented, so rypsok's
   call-wide bound stands.
-- A 403 whose body speaks of the rate limit is OpenAlex's per-second limit:
-  ``rate_limited``; any other 403 is ``blocked``.
+- A 403 is OpenAlex's per-second limit (the errors reference gives 403 no other
+  meaning: "Rate limit exceeded; slow down") when its body is OpenAlex's error object
+  (``{"error": …, "message": …}``) or speaks of the rate limit: ``rate_limited``,
+  whatever its words. Any other 403 (a proxy's or a CDN's page) is ``blocked``.
+- A 429 is the daily budget spent ("Daily limit exceeded"; it resets at midnight UTC):
+  ``rate_limited`` and ``spent``, so the search rests the engine.
 """
 
 from __future__ import annotations
@@ -96,8 +100,10 @@ def build_request(endpoint: str, search: EngineSearch, credential: str | None) -
 def parse(
     status: int, headers: httpx.Headers, body: bytes, search: EngineSearch
 ) -> list[RawResult] | EngineFailure:
-    if status == 403 and b"rate limit" in body.lower():
+    if status == 403 and (b"rate limit" in body.lower() or _is_error_object(body)):
         return EngineFailure("rate_limited", retry_after_seconds(headers))
+    if status == 429:  # "Daily limit exceeded": the day's budget, spent until midnight UTC
+        return EngineFailure("rate_limited", retry_after_seconds(headers), spent=True)
     failure = failure_for_status(status, headers)
     if failure is not None:
         return failure
@@ -110,6 +116,17 @@ def parse(
         return EngineFailure("parse_failure")
     results = [found for item in items if (found := _result(item)) is not None]
     return results[: search.max_results]
+
+
+def _is_error_object(body: bytes) -> bool:
+    """Whether the body is OpenAlex's documented error object, ``{"error": …, "message": …}``."""
+    try:
+        document = load_json(body)
+    except ValueError:
+        return False
+    return isinstance(document, dict) and any(
+        isinstance(document.get(key), str) for key in ("error", "message")
+    )
 
 
 def _abstract_text(inverted_index: Any) -> str:

@@ -59,6 +59,7 @@ _MAX_PAGE_SIZE = 100
 _GZIP_MAGIC = b"\x1f\x8b"
 _ZLIB_FIRST_BYTE = b"\x78"
 _SECONDS_IN_MESSAGE = re.compile(r"(\d+)\s+seconds?")
+_NAMES_THE_KEY = re.compile(r"\bkey\b", re.IGNORECASE)
 
 
 def _decompressed(body: bytes) -> bytes:
@@ -76,7 +77,9 @@ def _decompressed(body: bytes) -> bytes:
 
 
 def _api_error(data: object) -> EngineFailure | None:
-    """The error wrapper: 502 throttle_violation, 403 access_denied, anything else."""
+    """The error wrapper: 502 throttle_violation, 403 access_denied, a 400 bad_parameter
+    naming ``key`` (the docs: bad_parameter covers "even high level parameters like key";
+    the message names the parameter), anything else."""
     if not isinstance(data, dict) or "error_id" not in data:
         return None
     error_id = data.get("error_id")
@@ -88,6 +91,8 @@ def _api_error(data: object) -> EngineFailure | None:
         return EngineFailure("rate_limited", max(waits) if waits else None)
     if error_id == 403:
         return EngineFailure("blocked")
+    if error_id == 400 and _NAMES_THE_KEY.search(str(data.get("error_message", ""))):
+        return EngineFailure("auth_failure")
     return EngineFailure("request_failure")
 
 
