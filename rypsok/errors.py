@@ -204,6 +204,17 @@ def line_too_long(max_bytes: int) -> ToolError:
     )
 
 
+def body_too_large(max_bytes: int) -> ToolError:
+    """A tools/call in an HTTP request body longer than ``[server] max_request_body``: its
+    arguments are not read."""
+    return ToolError(
+        "invalid_request",
+        f"arguments cannot be read: the request body is longer than {max_bytes} bytes, the "
+        "bound of one HTTP request; send shorter arguments",
+        {"parameter": "arguments", "max": max_bytes},
+    )
+
+
 def missing_parameter(parameter: str) -> ToolError:
     return ToolError("invalid_request", f"{parameter} is required", {"parameter": parameter})
 

@@ -335,7 +335,13 @@ async def test_request_bodies_are_bounded_and_the_server_keeps_serving(engines, 
         too_big = await post_mcp(base, big)
         assert engines.seen == []
         fine = await post_mcp(base, rpc_call("web_search", {"query": QUERY, "category": "code"}))
-    assert too_big.status_code == 413
+    # the configured bound, in the tool error a tools/call over it gets (tests/test_http_bodies.py)
+    assert too_big.status_code == 200
+    error = too_big.json()["result"]["structuredContent"]["error"]
+    assert (error["kind"], error["detail"]) == (
+        "invalid_request",
+        {"parameter": "arguments", "max": 2048},
+    )
     assert fine.status_code == 200
     assert fine.json()["result"]["structuredContent"]["outcome"] == "ok"
 

@@ -6,10 +6,11 @@ The server is stateless: every POST is a transport of its own, so nothing in the
 nothing watches for the client hanging up. Here:
 
 - :class:`CallWatch` (ASGI, in front of the SDK's endpoint, behind the bearer token) reads
-  each POST's body (within the body bound, and within the time bound: 408 and the
-  connection closed past it), decides from it whether the answer streams (a ``tools/call``
-  whose ``_meta`` carries a ``progressToken``), and watches the connection: when the client
-  disconnects, the calls of that POST are cancelled.
+  each POST's body (within the time bound: 408 and the connection closed past it; one over
+  the body bound is answered as rypsok.serve_http.oversized decides), decides from it
+  whether the answer streams (a ``tools/call`` whose ``_meta`` carries a
+  ``progressToken``), and watches the connection: when the client disconnects, the calls
+  of that POST are cancelled.
 - :class:`CallStreams` is the SDK's session manager with the JSON-or-SSE choice made per
   request, from what CallWatch decided.
 - :class:`CancelCalls` (an SDK server middleware) runs each tools/call in a cancel scope,
@@ -43,6 +44,7 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rypsok.observability import telemetry
+from rypsok.serve_http import oversized
 from rypsok.serve_stdio import wire
 from rypsok.server import REJECTED, caller_name
 
@@ -157,9 +159,9 @@ def accepts_a_stream(scope: Scope) -> bool:
 
 
 class CallWatch:
-    """ASGI middleware for POST /mcp: the body read first (at most ``max_body`` + 1 bytes;
-    the SDK refuses what is beyond) within ``body_timeout_s``, then handed to the app
-    unchanged, while the connection is watched for the client going away."""
+    """ASGI middleware for POST /mcp: the body read first within ``body_timeout_s`` (at most
+    ``max_body`` bytes of it kept; a longer one is answered by rypsok.serve_http.oversized),
+    then handed to the app, while the connection is watched for the client going away."""
 
     def __init__(self, app: ASGIApp, max_body: int, body_timeout_s: float) -> None:
         self.app = app
@@ -170,9 +172,10 @@ class CallWatch:
         if scope["type"] != "http" or scope["method"] != "POST":
             await self.app(scope, receive, send)
             return
+        deadline = anyio.current_time() + self.body_timeout_s
         received: list[Message] = []
         size, complete, ended = 0, False, False
-        with anyio.move_on_after(self.body_timeout_s):
+        with anyio.CancelScope(deadline=deadline):
             while not complete and not ended and size <= self.max_body:
                 message = await receive()
                 received.append(message)
@@ -188,16 +191,23 @@ class CallWatch:
             )
             await response(scope, receive, send)
             return
-        body = b"".join(m.get("body", b"") for m in received if m["type"] == "http.request")
-        judged = judge_body(body) if complete and size <= self.max_body else Judged()
-        if judged.refusal is not None:
-            response = Response(judged.refusal, status_code=400, media_type="application/json")
-            await response(scope, receive, send)
-            return
+        if size > self.max_body and not ended:
+            answered = await self._oversized(scope, receive, send, received, size, deadline)
+            if answered is None:
+                return
+            scope, judged = answered
+            complete = True
+        else:
+            body = b"".join(m.get("body", b"") for m in received if m["type"] == "http.request")
+            judged = judge_body(body) if complete else Judged()
+            if judged.refusal is not None:
+                response = Response(judged.refusal, status_code=400, media_type="application/json")
+                await response(scope, receive, send)
+                return
         if judged.rerouted is not None:
             body = judged.rerouted
             received = [{"type": "http.request", "body": body, "more_body": False}]
-        message = read_body(body) if complete and size <= self.max_body else NOT_JSON
+        message = read_body(body) if complete else NOT_JSON
         refusal = unsupported_version(scope, message)
         if refusal is not None:
             response = Response(refusal, status_code=400, media_type="application/json")
@@ -238,6 +248,59 @@ class CallWatch:
             telemetry.detach(traced)
             REJECTED.reset(rejected)
             CURRENT.reset(token)
+
+    async def _oversized(
+        self,
+        scope: Scope,
+        receive: Receive,
+        send: Send,
+        received: list[Message],
+        size: int,
+        deadline: float,
+    ) -> tuple[Scope, Judged] | None:
+        """A body over ``max_body``: read to its end (within the time bound and
+        MAX_DRAINED_BYTES) keeping only its ends, then answered 413 here, or handed on as
+        the rerouted tools/call the SDK answers with the tool error (returned, with the
+        scope its Content-Length now fits). None when the client went away."""
+        ends = oversized.Ends()
+        complete = ended = False
+        for message in received:
+            ends.add(message.get("body", b""))
+            complete = not message.get("more_body", False)
+        declared = header_value(scope, b"content-length")
+        drain = not declared.isdigit() or int(declared) <= oversized.MAX_DRAINED_BYTES
+        with anyio.CancelScope(deadline=deadline):
+            while drain and not complete and not ended and size <= oversized.MAX_DRAINED_BYTES:
+                message = await receive()
+                ended = message["type"] != "http.request"
+                chunk = message.get("body", b"")
+                size += len(chunk)
+                ends.add(chunk)
+                complete = not ended and not message.get("more_body", False)
+        if ended:
+            return None
+        protocol = header_value(scope, MCP_PROTOCOL_VERSION_HEADER.lower().encode("ascii"))
+        verdict = oversized.judge(ends.seen(complete), self.max_body, complete, protocol or None)
+        answer = "tool_error" if verdict.rerouted is not None else "413"
+        fields = {"bytes": size, "read_to_end": complete, "answer": answer}
+        log.info("body_too_large", extra={"fields": fields})
+        if verdict.rerouted is None:
+            assert verdict.refusal is not None
+            headers = None if complete else {"Connection": "close"}
+            response = Response(
+                verdict.refusal, status_code=413, media_type="application/json", headers=headers
+            )
+            await response(scope, receive, send)
+            return None
+        length = str(len(verdict.rerouted)).encode("ascii")
+        headers = [(k, v) for k, v in scope["headers"] if k.lower() != b"content-length"]
+        scope = {**scope, "headers": [*headers, (b"content-length", length)]}
+        return scope, Judged(rerouted=verdict.rerouted, rejected=verdict.rejected)
+
+
+def header_value(scope: Scope, name: bytes) -> str:
+    """The first value of header ``name`` (lowercase), "" when there is none."""
+    return next((v.decode("latin-1") for k, v in scope["headers"] if k.lower() == name), "")
 
 
 class CallStreams(StreamableHTTPSessionManager):

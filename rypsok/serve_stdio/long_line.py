@@ -1,4 +1,5 @@
 """What a stdio line too long to read still says about itself, from its two ends: sans-IO.
+(An HTTP body over its bound is read the same way: rypsok.serve_http.oversized.)
 
 A line over ``wire.MAX_LINE_BYTES`` is never held whole: the pipe keeps its first and
 its last ``END_BYTES`` (:class:`Oversized`). The members of the message that are plain

@@ -478,12 +478,12 @@ def opens_session(message: types.JSONRPCMessage) -> bool:
     )
 
 
-def _judge_oversized(line: long_line.Oversized) -> Verdict:
-    """A line longer than MAX_LINE_BYTES, answered under the id found at one of its ends: a
-    tools/call as a tool error (its name kept when found), any other request -32600; id
+def judge_oversized(line: long_line.Oversized, why: str, rejection: errors.ToolError) -> Verdict:
+    """A message too long to read (a line longer than MAX_LINE_BYTES, an HTTP body longer
+    than its bound), answered under the id found at one of its ends: a tools/call with
+    ``rejection`` (its name kept when found), any other request -32600 saying ``why``; id
     null only when no id is found."""
     found = long_line.read_ends(line)
-    why = f"a line is longer than {MAX_LINE_BYTES} bytes"
     request_id = found.get(("id",))
     if not readable_id(request_id):
         return Answer(None, rpc_error(None, types.INVALID_REQUEST, why))
@@ -492,7 +492,6 @@ def _judge_oversized(line: long_line.Oversized) -> Verdict:
         params = {"name": name if isinstance(name, str) else ""}
         if ("params", "_meta") in found:
             params["_meta"] = found[("params", "_meta")]
-        rejection = errors.line_too_long(MAX_LINE_BYTES)
         return Forward(
             _rerouted({"id": request_id}, params),
             request_id,
@@ -506,7 +505,8 @@ def _judge_oversized(line: long_line.Oversized) -> Verdict:
 def judge(line: bytes | long_line.Oversized) -> Verdict:
     """The verdict on one line."""
     if isinstance(line, long_line.Oversized):
-        return _judge_oversized(line)
+        why = f"a line is longer than {MAX_LINE_BYTES} bytes"
+        return judge_oversized(line, why, errors.line_too_long(MAX_LINE_BYTES))
     if not line.strip(b" \t\r"):
         return Ignore("blank line", quiet=True)
     try:
