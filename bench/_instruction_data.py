@@ -185,12 +185,14 @@ FIXTURE = ROOT / "tests" / "fixtures" / "instruction_like.jsonl"
 SYNTHETIC = sorted((ROOT / "bench" / "data").glob("instruction_synthetic_*.jsonl"))
 
 
-def synthetic(by_language: bool = False) -> list[Text]:
+def synthetic(by_language: bool = False, one_source: bool = False) -> list[Text]:
     """Attacks and hard clean texts written for this project to train on, in many languages
     (bench/data/SYNTHETIC.md). Never measured as a held-out source: the held-out figures are
     the public sources' and bench/instruction_probes.py's. Groups (a writing batch) go to one
     fold each, as every other source's do. ``by_language``: the attacks of each language weigh
-    as a source of their own (tried, not shipped)."""
+    as a source of their own (tried, not shipped). ``one_source``: the feature filter counts
+    every written attack as one source ("synthetic") instead of one per family, so that a
+    word the writers used and fewer than three public sources did is not kept."""
     out: list[Text] = []
     for path in SYNTHETIC:
         for row in _rows(path):
@@ -203,7 +205,7 @@ def synthetic(by_language: bool = False) -> list[Text]:
                     else "synthetic_clean",
                     f"synthetic:{row['group']}",
                     attack,
-                    f"synthetic:{row['family']}" if attack else "",
+                    f"synthetic:{row['family']}" if attack and not one_source else "",
                     row["language"],
                 )
             )

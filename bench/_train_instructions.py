@@ -558,6 +558,11 @@ def main() -> None:
         help="weigh the synthetic attacks of each language as a source of their own",
     )
     parser.add_argument(
+        "--synthetic-one-source",
+        action="store_true",
+        help="the feature filter counts the written attacks as one source, not one per family",
+    )
+    parser.add_argument(
         "--keep-function-words",
         action="store_true",
         help="keep the positive weights of features made only of another language's function "
@@ -570,7 +575,7 @@ def main() -> None:
     started = time.perf_counter()
     texts = data.positives() + data.clean(args.with_trafilatura) + data.fixture()
     if args.with_synthetic:
-        texts += data.synthetic(args.synthetic_by_language)
+        texts += data.synthetic(args.synthetic_by_language, args.synthetic_one_source)
     if args.with_translations:
         texts += data.translations()
     corpus = Corpus(
