@@ -433,6 +433,23 @@ def unreadable_redirect() -> ToolError:
     )
 
 
+def too_many_redirects(max_redirects: int) -> ToolError:
+    return ToolError(
+        "unavailable",
+        f"the site redirected more than {max_redirects} times; choose another page or retry later",
+        {"reason": "network"},
+    )
+
+
+def partial_content() -> ToolError:
+    """A 206 that does not hold the whole page (rypsok never asks for a range)."""
+    return ToolError(
+        "unavailable",
+        "the site sent only part of the page; retry later",
+        {"reason": "network"},
+    )
+
+
 def http_status(status: int, retry_after_ms: int | None = None) -> ToolError:
     detail: dict[str, Any] = {"reason": "http_status", "status": status}
     if status in RETRYABLE_STATUSES or status >= 500:

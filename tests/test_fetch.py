@@ -57,6 +57,9 @@ ROBOT_NAMES = [
     "robots-big.test",
     "robots-cache.test",
     "robots-redirect-target.test",
+    "robots-bom.test",
+    "robots-prefix-group.test",
+    "robots-versioned-group.test",
     *(f"robots-to-{scheme}.test" for scheme in ("javascript", "data", "mailto", "file")),
 ]
 
@@ -573,6 +576,38 @@ def test_robots_answers(env: Env, host: str, reply: Reply, allowed: bool) -> Non
     else:
         assert_error(fetch_error(env, env.url("/page", host=host)), "denied", reason="robots_txt")
         assert not env.plain.requests(host=host, path="/page")
+
+
+def test_robots_with_a_byte_order_mark_keeps_its_first_group(env: Env) -> None:
+    """A UTF-8 BOM before the first ``User-agent`` line does not hide that group's rules."""
+    reply = Reply(
+        body=b"\xef\xbb\xbfUser-agent: *\r\nDisallow: /private/\r\n", content_type="text/plain"
+    )
+    host = robots_host(env, "robots-bom.test", reply)
+    assert "A page with text." in fetch(env, env.url("/page", host=host)).content
+    error = fetch_error(env, env.url("/private/page", host=host))
+    assert_error(error, "denied", reason="robots_txt")
+    assert not env.plain.requests(host=host, path="/private/page")
+
+
+def test_robots_groups_match_the_product_token_exactly(env: Env) -> None:
+    """RFC 9309 section 2.2.1: a group for ``ryp`` is another crawler's, not rypsok's; a
+    group for ``rypsok/1.0`` is rypsok's (its product token, as Google's parser reads it)."""
+    prefix = robots_host(
+        env,
+        "robots-prefix-group.test",
+        robots("User-agent: *\nAllow: /\n\nUser-agent: ryp\nDisallow: /\n"),
+    )
+    assert "A page with text." in fetch(env, env.url("/page", host=prefix)).content
+    versioned = robots_host(
+        env,
+        "robots-versioned-group.test",
+        robots("User-agent: *\nAllow: /\n\nUser-agent: RypSok/1.0\nDisallow: /private/\n"),
+    )
+    assert "A page with text." in fetch(env, env.url("/page", host=versioned)).content
+    error = fetch_error(env, env.url("/private/page", host=versioned))
+    assert_error(error, "denied", reason="robots_txt")
+    assert not env.plain.requests(host=versioned, path="/private/page")
 
 
 def test_robots_redirects(env: Env) -> None:

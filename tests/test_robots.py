@@ -58,6 +58,41 @@ def test_star_applies_when_no_group_names_rypsok() -> None:
     assert not rules.allows("https://example.org/star-only/page")
 
 
+@pytest.mark.parametrize(
+    ("group", "ours"),
+    [
+        ("rypsok", True),
+        ("RYPSOK", True),
+        ("rypsok/1.0", True),
+        ("rypsok*", True),
+        ("rypsok # us", True),
+        ("ryp", False),
+        ("r", False),
+        ("rypsokbot", False),
+        ("rypsok_x", False),
+        ("sok", False),
+    ],
+)
+def test_a_group_is_rypsok_s_when_its_product_token_is_rypsok(group: str, ours: bool) -> None:
+    rules = parse_robots(f"User-agent: *\nAllow: /\n\nUser-agent: {group}\nDisallow: /\n".encode())
+    assert rules.allows(PAGE) is not ours
+
+
+def test_star_followed_by_more_is_the_star_group() -> None:
+    assert not parse_robots(b"User-agent: * everyone\nDisallow: /\n").allows(PAGE)
+
+
+def test_a_byte_order_mark_is_not_part_of_the_first_line() -> None:
+    assert not parse_robots(b"\xef\xbb\xbfUser-agent: *\nDisallow: /page\n").allows(PAGE)
+    assert not parse_robots(b"\xef\xbb\xbfUser-agent: rypsok\nDisallow: /page\n").allows(PAGE)
+
+
+def test_an_allow_and_a_disallow_of_equal_length_allow() -> None:
+    """RFC 9309 section 2.2.2: when equivalent, the allow rule SHOULD be used."""
+    for rules in ("Disallow: /page\nAllow: /page\n", "Allow: /page\nDisallow: /page\n"):
+        assert parse_robots(f"User-agent: *\n{rules}".encode()).allows(PAGE)
+
+
 def test_longest_match_and_patterns() -> None:
     rules = parse_robots(
         b"User-agent: *\nDisallow: /a\nAllow: /a/open\nDisallow: /*.pdf$\nDisallow: /q?*secret\n"

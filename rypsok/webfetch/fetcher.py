@@ -40,9 +40,11 @@ from rypsok.progress import NO_PROGRESS, Progress
 from rypsok.version import USER_AGENT
 from rypsok.webfetch.page import (
     HTML_TYPES,
+    NO_CONTENT_STATUSES,
     TEXT_TYPES,
     RawPage,
     build_response,
+    is_whole_range,
     media_type_of,
     retry_after_ms,
 )
@@ -270,7 +272,7 @@ class Fetcher:
                 await self._judge_name(hop)
                 raise errors.redirected(hop.url())
             if redirects > self._config.max_redirects:
-                raise errors.network()
+                raise errors.too_many_redirects(self._config.max_redirects)
             target = hop
 
     @contextlib.asynccontextmanager
@@ -323,6 +325,10 @@ class Fetcher:
             raise errors.http_status(status, retry_after_ms(response.headers.get("retry-after")))
         if not 200 <= status < 300:
             raise errors.network()
+        if status in NO_CONTENT_STATUSES:
+            raise errors.extraction_failed()
+        if status == 206 and not is_whole_range(response.headers.get("content-range")):
+            raise errors.partial_content()
         media_type, charset = media_type_of(response.headers.get("content-type"))
         if media_type not in HTML_TYPES and media_type not in TEXT_TYPES:
             raise errors.unsupported_media_type(media_type)

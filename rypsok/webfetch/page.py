@@ -30,6 +30,8 @@ HTML_TYPES = frozenset({"text/html", "application/xhtml+xml"})
 TEXT_TYPES = frozenset({"text/plain", "text/markdown"})
 NO_CONTENT_TYPE = "application/octet-stream"  # RFC 9110 section 8.3: what a recipient may assume
 MAX_RETRY_AFTER_S = 3600
+NO_CONTENT_STATUSES = frozenset({204, 205})
+"""2xx answers that carry no content by definition (RFC 9110 sections 15.3.5 and 15.3.6)."""
 
 
 @dataclass(frozen=True)
@@ -107,11 +109,26 @@ def page(content: str, start_char: int, max_chars: int) -> tuple[str, bool, int 
 
 
 def media_type_of(content_type: str | None) -> tuple[str, str | None]:
-    """``(media type, charset)`` from a Content-Type header; none means application/octet-stream."""
+    """``(media type, charset)`` from a Content-Type header; none, or one without a media
+    type (empty, or only parameters), means application/octet-stream."""
     if content_type is None:
         return NO_CONTENT_TYPE, None
     media_type = content_type.split(";", 1)[0].strip().lower()
-    return media_type, http_content_type_encoding(content_type)
+    return media_type or NO_CONTENT_TYPE, http_content_type_encoding(content_type)
+
+
+def is_whole_range(content_range: str | None) -> bool:
+    """Whether a 206's Content-Range (RFC 9110 section 14.4) covers the whole representation:
+    ``bytes 0-(n-1)/n``. rypsok sends no Range, so any other 206 is part of a page."""
+    if content_range is None:
+        return False
+    unit, _, spec = content_range.strip().partition(" ")
+    first_last, _, complete = spec.strip().partition("/")
+    first, _, last = first_last.partition("-")
+    numbers = (first, last, complete)
+    if unit.lower() != "bytes" or not all(n.isascii() and n.isdigit() for n in numbers):
+        return False
+    return int(first) == 0 and int(last) + 1 == int(complete)
 
 
 def retry_after_ms(value: str | None) -> int | None:
