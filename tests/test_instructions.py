@@ -13,6 +13,7 @@ import pytest
 
 from rypsok.hygiene.instructions import (
     find_instruction_like,
+    gate,
     instruction_like_flags,
     is_instruction_like,
 )
@@ -285,11 +286,13 @@ def test_an_instruction_buried_in_a_megabyte_page_is_found():
 
 
 def test_the_trigger_gate_equals_a_full_search_on_the_labelled_set():
-    """Searching only around trigger words must never change the outcome."""
-    filler = _benign_page(1_000)
+    """Searching only around trigger words must never change the outcome, for a text alone
+    and inside a page longer than the windows the gate reads on either side of a trigger."""
+    before = _benign_page(3 * gate.REACH_BACK)
+    after = _benign_page(gate.REACH_AHEAD + gate.REACH_BACK)
     family_texts = [text for _, flagged, near_miss in FAMILY_PAIRS for text in (flagged, near_miss)]
     for original in [row["text"] for row in load_labelled()] + family_texts:
-        for text in (original, filler + "\n" + original + "\n" + filler):
+        for text in (original, before + "\n" + original + "\n" + after):
             gated = find_instruction_like(text)
             full = find_by_full_search(text)
             assert (gated is None) == (full is None), (original, gated, full)
