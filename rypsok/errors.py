@@ -11,7 +11,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from rypsok.bounds import MAX_MESSAGE_CHARS
+from rypsok.bounds import MAX_MESSAGE_CHARS, MAX_URL_CHARS, MIN_URL_CHARS
 
 if TYPE_CHECKING:
     from rypsok.net.url import URLError
@@ -164,12 +164,21 @@ def query_length(minimum: int, maximum: int, given_text: bool = True) -> ToolErr
     )
 
 
-def wrong_type(parameter: str, expected: str) -> ToolError:
+def wrong_type(
+    parameter: str, expected: str, minimum: int | None = None, maximum: int | None = None
+) -> ToolError:
+    """A value of the wrong type; a string parameter's length bounds go in ``detail`` too."""
     return ToolError(
-        "invalid_request",
-        f"{parameter} must be {expected}",
-        {"parameter": parameter},
+        "invalid_request", f"{parameter} must be {expected}", _bounded(parameter, minimum, maximum)
     )
+
+
+def _bounded(parameter: str, minimum: int | None, maximum: int | None) -> dict[str, Any]:
+    """``detail`` naming the parameter, with its bounds when it has them (the spec's
+    invalid_request carries min/max or allowed)."""
+    if minimum is None or maximum is None:
+        return {"parameter": parameter}
+    return {"parameter": parameter, "min": minimum, "max": maximum}
 
 
 def unknown_parameter(parameter: str, allowed: list[str]) -> ToolError:
@@ -215,15 +224,19 @@ def body_too_large(max_bytes: int) -> ToolError:
     )
 
 
-def missing_parameter(parameter: str) -> ToolError:
-    return ToolError("invalid_request", f"{parameter} is required", {"parameter": parameter})
+def missing_parameter(
+    parameter: str, minimum: int | None = None, maximum: int | None = None
+) -> ToolError:
+    return ToolError(
+        "invalid_request", f"{parameter} is required", _bounded(parameter, minimum, maximum)
+    )
 
 
 def url_too_long(maximum: int) -> ToolError:
     return ToolError(
         "invalid_request",
         f"url must be at most {maximum} characters",
-        {"parameter": "url", "min": 1, "max": maximum},
+        {"parameter": "url", "min": MIN_URL_CHARS, "max": maximum},
     )
 
 
@@ -235,7 +248,11 @@ def url_unreadable(error: URLError) -> ToolError:
 
 
 def url_malformed(why: str) -> ToolError:
-    return ToolError("invalid_request", f"url is not a valid URL: {why}", {"parameter": "url"})
+    return ToolError(
+        "invalid_request",
+        f"url is not a valid URL: {why}",
+        _bounded("url", MIN_URL_CHARS, MAX_URL_CHARS),
+    )
 
 
 def start_char_beyond(length: int) -> ToolError:

@@ -92,7 +92,9 @@ def _shows_nothing(query: str) -> bool:
 def search_request(arguments: dict[str, Any], config: Config) -> SearchRequest:
     arguments = _given(arguments, schemas.search_input(config), ALSO_ACCEPTED)
     if "query" not in arguments:
-        raise errors.missing_parameter("query")
+        raise errors.missing_parameter(
+            "query", bounds.MIN_QUERY_CHARS, config.search.max_query_chars
+        )
     raw_query = arguments["query"]
     limit = config.search.max_query_chars
     if not isinstance(raw_query, str):
@@ -132,7 +134,7 @@ def search_request(arguments: dict[str, Any], config: Config) -> SearchRequest:
 def fetch_request(arguments: dict[str, Any], config: Config) -> FetchRequest:
     arguments = _given(arguments, schemas.fetch_input(config))
     if "url" not in arguments:
-        raise errors.missing_parameter("url")
+        raise errors.missing_parameter("url", bounds.MIN_URL_CHARS, bounds.MAX_URL_CHARS)
     url = arguments["url"]
     ceiling = config.fetch.max_chars
     _, max_chars, start_char = fetch_arguments(
@@ -153,7 +155,9 @@ def fetch_arguments(
     :meth:`rypsok.webfetch.fetcher.Fetcher.fetch` calls this too, for its own callers.
     """
     if not isinstance(url, str) or not url:
-        raise errors.wrong_type("url", "a non-empty string")
+        raise errors.wrong_type(
+            "url", "a non-empty string", bounds.MIN_URL_CHARS, bounds.MAX_URL_CHARS
+        )
     from rypsok.net.url import URLError, read_url  # at the first fetch: tools/list needs none
 
     try:

@@ -26,7 +26,7 @@ def rejected(url: str, max_length: int = 2048) -> ToolError:
 def assert_invalid(url: str, words: str) -> None:
     error = rejected(url)
     assert error.kind == "invalid_request"
-    assert error.detail == {"parameter": "url"}
+    assert error.detail == {"parameter": "url", "min": 1, "max": 2048}
     assert words in error.message
     assert len(error.message) <= 200
 

@@ -365,8 +365,13 @@ REQUIRED_NULLS = [
         {"query": None, "time_range": None},
         {"parameter": "query", "min": 1, "max": 400},
     ),
-    ("web_fetch", {"url": None}, {"parameter": "url"}),
-    ("web_fetch", {"url": None, "max_chars": None}, {"parameter": "url"}),
+    ("web_fetch", {"url": None}, {"parameter": "url", "min": 1, "max": 2048}),
+    ("web_fetch", {"url": None, "max_chars": None}, {"parameter": "url", "min": 1, "max": 2048}),
+    # Left out, not a string or not a URL: still the bounds, as every invalid_request.
+    ("web_search", {"max_results": 3}, {"parameter": "query", "min": 1, "max": 400}),
+    ("web_fetch", {}, {"parameter": "url", "min": 1, "max": 2048}),
+    ("web_fetch", {"url": 7}, {"parameter": "url", "min": 1, "max": 2048}),
+    ("web_fetch", {"url": "https://exa mple.org/"}, {"parameter": "url", "min": 1, "max": 2048}),
     (
         "web_search",
         {"query": "x", "colour": None},
