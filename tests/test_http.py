@@ -22,6 +22,7 @@ from rypsok.config import ConfigError, config_from_dict, parse_listen
 from tests.conftest import config_data
 from tests.engine_servers import Play, json_play
 from tests.mcp_harness import (
+    MCP_HEADERS,
     ROOT,
     free_port,
     http_server,
@@ -472,6 +473,53 @@ async def test_an_unknown_protocol_version_header_is_named_with_the_versions_ser
         None,
         -32022,
     )
+
+
+async def test_a_body_not_sent_as_json_is_415_under_its_id(engines, tmp_path):
+    """RFC 9110's 415 with a JSON-RPC error a client can read (the SDK answered a plain-text
+    400); ``application/json`` with parameters or in capitals is JSON all the same."""
+    ping = json.dumps({"jsonrpc": "2.0", "id": 5, "method": "ping"}).encode()
+    sent = {
+        "form": "application/x-www-form-urlencoded",
+        "text": "text/plain",
+        "json_patch": "application/json-patch+json",
+        "none": None,
+    }
+    async with (
+        http_server(config_file(engines, tmp_path)) as (base, _),
+        httpx.AsyncClient(trust_env=False, timeout=30) as http,
+    ):
+
+        async def post(content_type: str | None, body: bytes = ping) -> httpx.Response:
+            headers = {k: v for k, v in MCP_HEADERS.items() if k != "Content-Type"}
+            if content_type is not None:
+                headers["Content-Type"] = content_type
+            return await http.post(f"{base}/mcp", content=body, headers=headers)
+
+        refused = {label: await post(content_type) for label, content_type in sent.items()}
+        no_id = await post("text/plain", b"query=quokka")
+        fine = [
+            await post("application/json; charset=utf-8"),
+            await post("Application/JSON"),
+        ]
+    for label, answer in refused.items():
+        assert answer.status_code == 415, label
+        assert answer.headers["Content-Type"] == "application/json", label
+        assert answer.headers["Accept"] == "application/json", label
+        assert answer.json() == {
+            "jsonrpc": "2.0",
+            "id": 5,
+            "error": {
+                "code": -32600,
+                "message": "the body must be sent as Content-Type: application/json",
+                "data": {"content_type": sent[label] or ""},
+            },
+        }, label
+    assert (no_id.status_code, no_id.json()["id"]) == (415, None)
+    assert [(a.status_code, a.json()["id"], a.json()["result"]) for a in fine] == [
+        (200, 5, {}),
+        (200, 5, {}),
+    ]
 
 
 def samples(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
