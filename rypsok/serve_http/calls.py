@@ -44,7 +44,7 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rypsok.observability import telemetry
-from rypsok.serve_http import oversized
+from rypsok.serve_http import media, oversized
 from rypsok.serve_stdio import wire
 from rypsok.server import REJECTED, caller_name
 
@@ -151,28 +151,6 @@ def unsupported_version(scope: Scope, message: Any) -> bytes | None:
     return wire.encode(reply)
 
 
-JSON_MEDIA_TYPE = "application/json"
-
-
-def unsupported_media_type(scope: Scope, message: Any) -> bytes | None:
-    """The answer to a POST whose Content-Type is not ``application/json`` (parameters
-    aside): JSON-RPC -32600 under the body's id, for status 415 (RFC 9110, 15.5.16). The
-    SDK answered a plain-text 400 "Invalid Content-Type header", which its own client and a
-    curl user's ``-d`` (form-encoded) could read nothing from."""
-    sent = header_value(scope, b"content-type")
-    if sent.partition(";")[0].strip().lower() == JSON_MEDIA_TYPE:
-        return None
-    request_id = message.get("id") if isinstance(message, dict) else None
-    if not wire.readable_id(request_id):
-        request_id = None
-    error = {
-        "code": types.INVALID_REQUEST,
-        "message": f"the body must be sent as Content-Type: {JSON_MEDIA_TYPE}",
-        "data": {"content_type": sent[:100]},
-    }
-    return wire.encode({"jsonrpc": "2.0", "id": request_id, "error": error})
-
-
 def accepts_a_stream(scope: Scope) -> bool:
     """Whether the client's Accept header takes an SSE stream (a client that accepts only
     JSON gets its progress-asking call answered as JSON, without the notifications)."""
@@ -230,19 +208,11 @@ class CallWatch:
             body = judged.rerouted
             received = [{"type": "http.request", "body": body, "more_body": False}]
         message = read_body(body) if complete else NOT_JSON
-        refusal = unsupported_media_type(scope, message)
-        if refusal is not None:
-            response = Response(
-                refusal,
-                status_code=415,
-                media_type="application/json",
-                headers={"Accept": JSON_MEDIA_TYPE},
-            )
-            await response(scope, receive, send)
+        answer = media.refusal(scope, message)
+        if answer is not None:
+            await answer(scope, receive, send)
             return
-        # A media type is case-insensitive (RFC 9110, 8.3.1); the SDK compares it as written.
-        headers = [(k, v) for k, v in scope["headers"] if k.lower() != b"content-type"]
-        scope = {**scope, "headers": [*headers, (b"content-type", JSON_MEDIA_TYPE.encode())]}
+        scope = media.as_the_sdk_reads(scope)
         refusal = unsupported_version(scope, message)
         if refusal is not None:
             response = Response(refusal, status_code=400, media_type="application/json")
