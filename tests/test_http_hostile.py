@@ -155,6 +155,7 @@ async def test_without_a_valid_token_the_answer_is_401_before_any_body(team, eng
         received, closed = read_until_closed(sock, ANSWERED_WITHIN_S)
     assert status_lines(received) == [b"HTTP/1.1 401 "], received[:200]
     assert closed, "the connection of a refused request with a body to come stays open"
+    assert b"\r\nconnection: close\r\n" in received.lower(), "closed without saying so"
     assert engines.seen == []
 
 
@@ -241,6 +242,7 @@ async def test_the_authorization_header_is_read_as_rfc_6750_writes_it(team, engi
             f'resource_metadata="{metadata}"'
         ), name
         assert answers[name].json() == {"error_description": "a bearer token is required"}
+        assert answers[name].headers["Connection"] == "close", name
     for name in ("bearer_twice", "newline_escaped", "long"):
         assert answers[name].status_code == 401, name
         assert answers[name].headers["WWW-Authenticate"] == (

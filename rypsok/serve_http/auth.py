@@ -310,6 +310,9 @@ class BearerChallenge:
                             (b"content-type", b"application/json"),
                             (b"content-length", str(len(body)).encode()),
                             (b"www-authenticate", header),
+                            # Its body, if one is coming, is never read: Hypercorn closes
+                            # the connection after the answer, and the client is told so.
+                            (b"connection", b"close"),
                         ],
                     }
                 )
