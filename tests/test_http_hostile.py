@@ -287,6 +287,8 @@ async def test_every_route_refuses_a_foreign_host_and_origin(team, path):
     assert named_port.status_code == 421
     assert big_port.status_code == 421
     assert foreign_origin.status_code == 403
+    for refused in (foreign_host, named_port, big_port, foreign_origin):
+        assert refused.headers["Connection"] == "close"
     assert own.status_code == (405 if path == "/mcp" else 200)
 
 
