@@ -252,6 +252,8 @@ class BearerBackend(BearerAuthBackend):
         access = await self.token_verifier.verify_token(token)
         if access is None or (access.expires_at and access.expires_at < int(time.time())):
             return None
+        if self.resource_server_url and not self._issued_for_this_resource(access.resource):
+            return None
         return AuthCredentials(access.scopes), AuthenticatedUser(access)
 
 
