@@ -203,6 +203,16 @@ async def test_a_body_nested_1000_deep_is_401_without_a_token_and_refused_with_o
     assert "RecursionError" not in team.log()
 
 
+async def unauthorized_count(http: httpx.AsyncClient, base: str) -> float:
+    scrape = await http.get(f"{base}/metrics", headers={"Authorization": f"Bearer {ALICE}"})
+    line = next(
+        line
+        for line in scrape.text.splitlines()
+        if line.startswith("rypsok_http_unauthorized_total ")
+    )
+    return float(line.split()[1])
+
+
 async def test_the_authorization_header_is_read_as_rfc_6750_writes_it(team, engines):
     """``Bearer``, any case, 1*SP, the token; anything else carries no token, a token that
     is not one is ``invalid_token``, and two Authorization headers are a malformed request
@@ -225,12 +235,15 @@ async def test_the_authorization_header_is_read_as_rfc_6750_writes_it(team, engi
     }
     answers = {}
     async with httpx.AsyncClient(trust_env=False, timeout=10) as http:
+        refused_before = await unauthorized_count(http, team.base)
         for name, authorization in sent.items():
             headers = [*MCP_HEADERS.items(), *authorization]
             answers[name] = await http.post(f"{team.base}/mcp", content=body, headers=headers)
         answers["query"] = await http.post(
             f"{team.base}/mcp?access_token={ALICE}", content=body, headers=MCP_HEADERS
         )
+        refused = await unauthorized_count(http, team.base) - refused_before
+    assert refused == len(answers) - 2, "every refusal but the two accepted is counted"
     for name in ("lowercase", "spaces"):
         assert answers[name].status_code == 200, name
         tools = answers[name].json()["result"]["tools"]
