@@ -22,6 +22,7 @@ from rypsok.config import ConfigError, config_from_dict, parse_listen
 from tests.conftest import config_data
 from tests.engine_servers import Play, json_play
 from tests.mcp_harness import (
+    MCP_HEADERS,
     ROOT,
     free_port,
     http_server,
@@ -472,6 +473,79 @@ async def test_an_unknown_protocol_version_header_is_named_with_the_versions_ser
         None,
         -32022,
     )
+
+
+async def test_a_body_not_sent_as_json_is_415_and_an_accept_without_json_406(engines, tmp_path):
+    """RFC 9110's 415 and 406, each with a JSON-RPC error under the body's id (the SDK
+    answered a plain-text 400, and on 2026-07-28 an empty 406). ``application/json`` with
+    parameters or in capitals is JSON all the same, and no Accept at all takes any type."""
+    ping = json.dumps({"jsonrpc": "2.0", "id": 5, "method": "ping"}).encode()
+    content_types = {
+        "form": "application/x-www-form-urlencoded",
+        "text": "text/plain",
+        "json_patch": "application/json-patch+json",
+        "none": None,
+    }
+    accepts = {"html": "text/html", "stream_only": "text/event-stream"}
+    async with (
+        http_server(config_file(engines, tmp_path)) as (base, _),
+        httpx.AsyncClient(trust_env=False, timeout=30) as http,
+    ):
+        del http.headers["Accept"]  # httpx's default (*/*): a request below sends none
+
+        async def post(
+            body: bytes = ping, version: str = "2025-11-25", **headers: str | None
+        ) -> httpx.Response:
+            sent = {**MCP_HEADERS, "MCP-Protocol-Version": version}
+            for name, value in headers.items():
+                sent.pop(name.replace("_", "-").title(), None)
+                if value is not None:
+                    sent[name.replace("_", "-").title()] = value
+            return await http.post(f"{base}/mcp", content=body, headers=sent)
+
+        unsent = {label: await post(content_type=v) for label, v in content_types.items()}
+        no_id = await post(b"query=quokka", content_type="text/plain")
+        unaccepted = {
+            (label, version): await post(version=version, accept=v)
+            for label, v in accepts.items()
+            for version in ("2025-11-25", "2026-07-28")
+        }
+        fine = [
+            await post(content_type="application/json; charset=utf-8"),
+            await post(content_type="Application/JSON"),
+            await post(accept=None),
+            await post(accept="*/*"),
+        ]
+    for label, answer in unsent.items():
+        assert answer.status_code == 415, label
+        assert answer.headers["Content-Type"] == "application/json", label
+        assert answer.headers["Accept"] == "application/json", label
+        assert answer.json() == {
+            "jsonrpc": "2.0",
+            "id": 5,
+            "error": {
+                "code": -32600,
+                "message": "the body must be sent as Content-Type: application/json",
+                "data": {"content_type": content_types[label] or ""},
+            },
+        }, label
+    assert (no_id.status_code, no_id.json()["id"]) == (415, None)
+    for (label, version), answer in unaccepted.items():
+        assert answer.status_code == 406, (label, version)
+        assert answer.headers["Content-Type"] == "application/json"
+        assert answer.json() == {
+            "jsonrpc": "2.0",
+            "id": 5,
+            "error": {
+                "code": -32600,
+                "message": "the client must accept application/json "
+                "(Accept: application/json, text/event-stream)",
+                "data": {"accept": accepts[label]},
+            },
+        }, (label, version)
+    assert [(a.status_code, a.json()["id"], a.json()["result"]) for a in fine] == [
+        (200, 5, {}),
+    ] * 4
 
 
 def samples(text: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:

@@ -26,7 +26,14 @@ from rypsok.state.limits import SHARE_WINDOW_S, TokenShares
 from tests.conftest import config_data
 from tests.engine_servers import EngineServer, json_play
 from tests.jwt_issuer import Issuer
-from tests.mcp_harness import free_port, http_server, post_mcp, rpc_call, write_toml
+from tests.mcp_harness import (
+    MCP_HEADERS,
+    free_port,
+    http_server,
+    post_mcp,
+    rpc_call,
+    write_toml,
+)
 
 pytestmark = pytest.mark.anyio
 
@@ -148,6 +155,7 @@ async def test_without_a_valid_token_the_answer_is_401_before_any_body(team, eng
         received, closed = read_until_closed(sock, ANSWERED_WITHIN_S)
     assert status_lines(received) == [b"HTTP/1.1 401 "], received[:200]
     assert closed, "the connection of a refused request with a body to come stays open"
+    assert b"\r\nconnection: close\r\n" in received.lower(), "closed without saying so"
     assert engines.seen == []
 
 
@@ -195,6 +203,83 @@ async def test_a_body_nested_1000_deep_is_401_without_a_token_and_refused_with_o
     assert "RecursionError" not in team.log()
 
 
+async def unauthorized_count(http: httpx.AsyncClient, base: str) -> float:
+    scrape = await http.get(f"{base}/metrics", headers={"Authorization": f"Bearer {ALICE}"})
+    line = next(
+        line
+        for line in scrape.text.splitlines()
+        if line.startswith("rypsok_http_unauthorized_total ")
+    )
+    return float(line.split()[1])
+
+
+async def test_the_authorization_header_is_read_as_rfc_6750_writes_it(team, engines):
+    """``Bearer``, any case, 1*SP, the token; anything else carries no token, a token that
+    is not one is ``invalid_token``, and two Authorization headers are a malformed request
+    (400 ``invalid_request``), whichever of them holds a valid token."""
+    metadata = f"http://127.0.0.1:{team.port}/.well-known/oauth-protected-resource/mcp"
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+    sent = {
+        "lowercase": [("authorization", f"bearer {ALICE}")],
+        "spaces": [("Authorization", f"Bearer   {ALICE}")],
+        "none": [],
+        "basic": [("Authorization", f"Basic {ALICE}")],
+        "tab": [("Authorization", f"Bearer\t{ALICE}")],
+        "scheme_only": [("Authorization", "Bearer")],
+        "bearer_twice": [("Authorization", f"Bearer Bearer {ALICE}")],
+        "newline_escaped": [("Authorization", f"Bearer {ALICE}\\n")],
+        "long": [("Authorization", "Bearer " + "a" * 9000)],
+        "two_valid_last": [("Authorization", "Bearer x"), ("Authorization", f"Bearer {ALICE}")],
+        "two_valid_first": [("Authorization", f"Bearer {ALICE}"), ("Authorization", "Bearer x")],
+        "two_same": [("Authorization", f"Bearer {ALICE}"), ("Authorization", f"Bearer {ALICE}")],
+    }
+    answers = {}
+    async with httpx.AsyncClient(trust_env=False, timeout=10) as http:
+        refused_before = await unauthorized_count(http, team.base)
+        for name, authorization in sent.items():
+            headers = [*MCP_HEADERS.items(), *authorization]
+            answers[name] = await http.post(f"{team.base}/mcp", content=body, headers=headers)
+        answers["query"] = await http.post(
+            f"{team.base}/mcp?access_token={ALICE}", content=body, headers=MCP_HEADERS
+        )
+        refused = await unauthorized_count(http, team.base) - refused_before
+    assert refused == len(answers) - 2, "every refusal but the two accepted is counted"
+    for name in ("lowercase", "spaces"):
+        assert answers[name].status_code == 200, name
+        tools = answers[name].json()["result"]["tools"]
+        assert {tool["name"] for tool in tools} == {"web_search", "web_fetch", "engine_status"}
+    for name in ("none", "basic", "tab", "scheme_only", "query"):
+        assert answers[name].status_code == 401, name
+        assert answers[name].headers["WWW-Authenticate"] == (
+            'Bearer realm="rypsok", error_description="a bearer token is required", '
+            f'resource_metadata="{metadata}"'
+        ), name
+        assert answers[name].json() == {"error_description": "a bearer token is required"}
+        assert answers[name].headers["Connection"] == "close", name
+    for name in ("bearer_twice", "newline_escaped", "long"):
+        assert answers[name].status_code == 401, name
+        assert answers[name].headers["WWW-Authenticate"] == (
+            'Bearer error="invalid_token", error_description="the token is not valid", '
+            f'resource_metadata="{metadata}"'
+        ), name
+        assert answers[name].json() == {
+            "error": "invalid_token",
+            "error_description": "the token is not valid",
+        }
+    for name in ("two_valid_last", "two_valid_first", "two_same"):
+        assert answers[name].status_code == 400, name
+        assert answers[name].headers["WWW-Authenticate"] == (
+            'Bearer error="invalid_request", error_description="send one Authorization header", '
+            f'resource_metadata="{metadata}"'
+        ), name
+        assert answers[name].headers["Content-Type"] == "application/json"
+        assert answers[name].json() == {
+            "error": "invalid_request",
+            "error_description": "send one Authorization header",
+        }
+    assert engines.seen == []
+
+
 # --- 3 and 5. Host and Origin on every route, ports as numbers ---------------------------
 
 
@@ -215,6 +300,8 @@ async def test_every_route_refuses_a_foreign_host_and_origin(team, path):
     assert named_port.status_code == 421
     assert big_port.status_code == 421
     assert foreign_origin.status_code == 403
+    for refused in (foreign_host, named_port, big_port, foreign_origin):
+        assert refused.headers["Connection"] == "close"
     assert own.status_code == (405 if path == "/mcp" else 200)
 
 

@@ -98,6 +98,25 @@ async def test_per_minute_windows_are_shared(engines, store):
     assert a.state.fallbacks == b.state.fallbacks == 0
 
 
+async def test_deployments_with_their_own_key_prefix_share_nothing(engines, store):
+    """Two deployments on one store: each one's replicas share their windows, never the
+    other's (``[state] key_prefix``); on a Cluster the hash tag follows the prefix."""
+    plays(engines)
+    limits = {"web_search": 1}
+    team_a = state_config(engines, store, limits=limits, state={"key_prefix": "team-a:"})
+    team_b = state_config(engines, store, limits=limits, state={"key_prefix": "team-b:"})
+    async with Client(team_a) as a1, Client(team_a) as a2, Client(team_b) as b:
+        assert (await a1.search("one", category="code")).outcome == "ok"
+        with pytest.raises(ToolError) as raised:
+            await a2.search("two", category="code")
+        assert raised.value.detail["reason"] == "rate_limited"
+        assert (await b.search("three", category="code")).outcome == "ok"
+        with pytest.raises(ToolError) as raised:
+            await b.search("four", category="code")
+        assert raised.value.detail["reason"] == "rate_limited"
+    assert a1.state.fallbacks == a2.state.fallbacks == b.state.fallbacks == 0
+
+
 async def test_an_engine_budget_is_shared(engines, store):
     plays(engines)
     config = sharing_bound(

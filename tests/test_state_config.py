@@ -48,6 +48,11 @@ def notices_of(response, code):
         ({"url": "redis://:hunter2@127.0.0.1:6379/0"}, "state.password_env"),
         ({"timeout_ms": 0}, "at least 1"),
         ({"timeout_ms": 101}, "at most 100"),
+        ({"key_prefix": ""}, "1 to 64 letters"),
+        ({"key_prefix": "team{a}:"}, "1 to 64 letters"),
+        ({"key_prefix": "team a:"}, "1 to 64 letters"),
+        ({"key_prefix": "a" * 65}, "1 to 64 letters"),
+        ({"key_prefix": 7}, "string"),
         ({"password": "hunter2"}, "unknown key"),
         ({"url": "redis+sentinel://127.0.0.1:26379"}, "/SERVICE[/DB]"),
         ({"url": "redis+sentinel://127.0.0.1:26379/"}, "/SERVICE[/DB]"),
@@ -79,6 +84,7 @@ def test_bad_state_keys_are_named(table, problem):
 def test_state_defaults_and_the_password_from_the_environment():
     config = config_from_dict({}, env={})
     assert (config.state.url, config.state.password_env, config.state.timeout_ms) == ("", None, 20)
+    assert config.state.key_prefix == "rypsok:"
     shared = config_from_dict(
         {"state": {"url": "rediss://valkey.internal:6380/2", "password_env": "STATE_PASSWORD"}},
         env={"STATE_PASSWORD": "hunter2"},

@@ -5,6 +5,7 @@ default and check."""
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -92,6 +93,18 @@ def _state_url(key: str, value: Any) -> str:
     return text
 
 
+KEY_PREFIX = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
+
+
+def _key_prefix(key: str, value: Any) -> str:
+    """What every store key starts with: 1 to 64 letters, digits and ``_ . : -`` (no
+    braces: a Cluster's hash tag follows the prefix, and a brace in it would move the tag)."""
+    text = checks.string(key, value)
+    if not KEY_PREFIX.fullmatch(text):
+        raise ConfigError(key, "must be 1 to 64 letters, digits and _ . : -")
+    return text
+
+
 @dataclass(frozen=True)
 class StateConfig:
     """Where replicas share their state; empty ``url``: every replica keeps its own in memory."""
@@ -104,6 +117,9 @@ class StateConfig:
     """The sentinels' own password (``requirepass`` in sentinel.conf), when they have one."""
     timeout_ms: int = field(default=20, metadata={"check": checks.integer(1, 100)})
     """The bound on one store operation; past it the replica answers from memory."""
+    key_prefix: str = field(default="rypsok:", metadata={"check": _key_prefix})
+    """Every key's start: two deployments that share a store (and database) but must not
+    share limits, budgets, breakers or the cache each take their own."""
     password: str | None = field(default=None, repr=False, compare=False)
     """Read from ``password_env`` at load time; never printed."""
     sentinel_password: str | None = field(default=None, repr=False, compare=False)

@@ -15,11 +15,7 @@ from typing import Any
 import anyio
 from mcp.server.auth.handlers.metadata import ProtectedResourceMetadataHandler
 from mcp.server.auth.middleware.auth_context import AuthContextMiddleware
-from mcp.server.auth.middleware.bearer_auth import (
-    AuthenticatedUser,
-    BearerAuthBackend,
-    RequireAuthMiddleware,
-)
+from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser, RequireAuthMiddleware
 from mcp.server.auth.routes import (
     build_resource_metadata_url,
     cors_middleware,
@@ -41,7 +37,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from rypsok.client import Client
 from rypsok.config import Config, is_loopback
 from rypsok.observability.log import request_fields
-from rypsok.serve_http.auth import BearerChallenge, Verifier
+from rypsok.serve_http.auth import BearerBackend, BearerChallenge, Verifier
 from rypsok.serve_http.calls import CallStreams, CallWatch, CancelCalls
 from rypsok.serve_http.gate import Gate
 from rypsok.serve_http.metrics import Metrics
@@ -118,7 +114,7 @@ def build_app(
     if verifier:
         # The verifier checks a JWT's audience itself.
         middleware = [
-            Middleware(AuthenticationMiddleware, backend=BearerAuthBackend(verifier)),
+            Middleware(AuthenticationMiddleware, backend=BearerBackend(verifier)),
             Middleware(AuthContextMiddleware),
         ]
         scrape = RequireAuthMiddleware(request_response(scrape), [], metadata_url)
@@ -190,9 +186,10 @@ class PostOnly:
 
 
 class AccessLog:
-    """One log line per request, naming the token's name (never the token), and the 401s
-    counted. The path is logged only when it is one of ours. Whatever any logger writes
-    while the request is handled carries its method and path."""
+    """One log line per request, naming the token's name (never the token), and the
+    refusals for the credentials (401, and 400 with ``WWW-Authenticate``) counted. The path
+    is logged only when it is one of ours. Whatever any logger writes while the request is
+    handled carries its method and path."""
 
     KNOWN = (MCP_PATH, HEALTH_PATH, METRICS_PATH)
 
@@ -209,6 +206,9 @@ class AccessLog:
         async def watch(message: Message) -> None:
             if message["type"] == "http.response.start":
                 status["code"] = message["status"]
+                status["challenged"] = any(
+                    name.lower() == b"www-authenticate" for name, _ in message.get("headers", ())
+                )
             await send(message)
 
         path = scope.get("path", "")
@@ -222,7 +222,7 @@ class AccessLog:
                 await self.app(scope, receive, watch)
         finally:
             code = status.get("code")
-            if code == 401:
+            if status.get("challenged"):  # 401, or 400 for two Authorization headers
                 self.metrics.unauthorized.inc()
             user = scope.get("user")
             fields = {

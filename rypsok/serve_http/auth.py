@@ -19,7 +19,10 @@ from typing import Any
 import anyio
 import httpx
 import jwt
+from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser, BearerAuthBackend
 from mcp.server.auth.provider import AccessToken
+from starlette.authentication import AuthCredentials, BaseUser
+from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rypsok.config import ServerConfig, StaticToken
@@ -209,39 +212,80 @@ class Verifier:
 
 TOKEN_REQUIRED = "a bearer token is required"
 TOKEN_INVALID = "the token is not valid"
+ONE_AUTHORIZATION = "send one Authorization header"
+
+NO_TOKEN, ONE_TOKEN, AMBIGUOUS = "no_token", "token", "ambiguous"
 
 
-def bearer_token_sent(scope: Scope) -> bool:
-    """Whether the request carries ``Authorization: Bearer`` with a token (the SDK's reading)."""
-    for name, value in scope.get("headers", ()):
-        if name.lower() == b"authorization":
-            text = value.decode("latin-1")
-            return text[:7].lower() == "bearer " and bool(text[7:].strip())
-    return False
+def credentials_sent(scope: Scope) -> str:
+    """What the request's ``Authorization`` headers carry: AMBIGUOUS for more than one
+    (RFC 9110 allows one; a proxy and rypsok could each read a different one), ONE_TOKEN
+    for ``Bearer`` (any case), one or more spaces and a token (RFC 6750, 2.1), else NO_TOKEN."""
+    values = [value for name, value in scope.get("headers", ()) if name.lower() == b"authorization"]
+    if len(values) > 1:
+        return AMBIGUOUS
+    if values and bearer_token(values[0].decode("latin-1")) is not None:
+        return ONE_TOKEN
+    return NO_TOKEN
 
 
-def challenge(token_sent: bool, metadata_url: str | None) -> tuple[bytes, bytes]:
-    """The ``WWW-Authenticate`` value and the JSON body of a 401.
+def bearer_token(value: str) -> str | None:
+    """The token of an ``Authorization`` value ``Bearer 1*SP token``, else None."""
+    scheme, space, token = value.partition(" ")
+    token = token.lstrip(" ")
+    if scheme.lower() != "bearer" or not space or not token:
+        return None
+    return token
 
-    No token: no error code (RFC 6750, 3.1: a request without credentials is not an error
-    of the token). A token that is not accepted: ``error="invalid_token"``. Which of the
-    two is decided by the header alone, so the constant-time check is unchanged.
+
+class BearerBackend(BearerAuthBackend):
+    """The SDK's bearer backend, reading the header as RFC 6750 writes it: ``Bearer`` and
+    one or more spaces before the token (the SDK took exactly one, so ``Bearer  TOKEN``
+    was refused), and no token at all from a request with two ``Authorization`` headers
+    (the SDK read the first)."""
+
+    async def authenticate(self, conn: HTTPConnection) -> tuple[AuthCredentials, BaseUser] | None:
+        values = conn.headers.getlist("authorization")
+        token = bearer_token(values[0]) if len(values) == 1 else None
+        if token is None:
+            return None
+        access = await self.token_verifier.verify_token(token)
+        if access is None or (access.expires_at and access.expires_at < int(time.time())):
+            return None
+        if self.resource_server_url and not self._issued_for_this_resource(access.resource):
+            return None
+        return AuthCredentials(access.scopes), AuthenticatedUser(access)
+
+
+def challenge(sent: str, metadata_url: str | None) -> tuple[int, bytes, bytes]:
+    """The status, the ``WWW-Authenticate`` value and the JSON body of a refusal.
+
+    No token: 401 without an error code (RFC 6750, 3.1: a request without credentials is
+    not an error of the token). A token that is not accepted: 401 ``invalid_token``. Two
+    ``Authorization`` headers: 400 ``invalid_request`` (RFC 6750, 3.1: a malformed request).
+    Which is decided by the headers alone, so the constant-time check is unchanged.
     """
-    if token_sent:
+    status = 401
+    if sent == AMBIGUOUS:
+        status = 400
+        params = ['error="invalid_request"', f'error_description="{ONE_AUTHORIZATION}"']
+        body: dict[str, str] = {"error": "invalid_request", "error_description": ONE_AUTHORIZATION}
+    elif sent == ONE_TOKEN:
         params = ['error="invalid_token"', f'error_description="{TOKEN_INVALID}"']
-        body: dict[str, str] = {"error": "invalid_token", "error_description": TOKEN_INVALID}
+        body = {"error": "invalid_token", "error_description": TOKEN_INVALID}
     else:
         params = ['realm="rypsok"', f'error_description="{TOKEN_REQUIRED}"']
         body = {"error_description": TOKEN_REQUIRED}
     if metadata_url:
         params.append(f'resource_metadata="{metadata_url}"')
-    return ("Bearer " + ", ".join(params)).encode("latin-1"), json.dumps(body).encode()
+    return status, ("Bearer " + ", ".join(params)).encode("latin-1"), json.dumps(body).encode()
 
 
 class BearerChallenge:
-    """Every 401 the SDK's bearer middleware answers, told apart: no token, or one not valid.
+    """Every 401 the SDK's bearer middleware answers, told apart: no token, one not valid,
+    or two ``Authorization`` headers (then 400).
 
-    The SDK says "Authentication required" with ``error="invalid_token"`` in both cases;
+    The SDK says "Authentication required" with ``error="invalid_token"`` in every case;
     this rewrites the 401 as it goes out (status, headers and body are replaced whole).
     """
 
@@ -259,15 +303,18 @@ class BearerChallenge:
             nonlocal replaced
             if message["type"] == "http.response.start" and message["status"] == 401:
                 replaced = True
-                header, body = challenge(bearer_token_sent(scope), self.metadata_url)
+                status, header, body = challenge(credentials_sent(scope), self.metadata_url)
                 await send(
                     {
                         "type": "http.response.start",
-                        "status": 401,
+                        "status": status,
                         "headers": [
                             (b"content-type", b"application/json"),
                             (b"content-length", str(len(body)).encode()),
                             (b"www-authenticate", header),
+                            # Its body, if one is coming, is never read: Hypercorn closes
+                            # the connection after the answer, and the client is told so.
+                            (b"connection", b"close"),
                         ],
                     }
                 )

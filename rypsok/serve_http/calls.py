@@ -44,7 +44,7 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rypsok.observability import telemetry
-from rypsok.serve_http import oversized
+from rypsok.serve_http import media, oversized
 from rypsok.serve_stdio import wire
 from rypsok.server import REJECTED, caller_name
 
@@ -208,6 +208,11 @@ class CallWatch:
             body = judged.rerouted
             received = [{"type": "http.request", "body": body, "more_body": False}]
         message = read_body(body) if complete else NOT_JSON
+        answer = media.refusal(scope, message)
+        if answer is not None:
+            await answer(scope, receive, send)
+            return
+        scope = media.as_the_sdk_reads(scope)
         refusal = unsupported_version(scope, message)
         if refusal is not None:
             response = Response(refusal, status_code=400, media_type="application/json")

@@ -24,6 +24,9 @@ log = logging.getLogger("rypsok.http")
 
 PORT = re.compile(r"[0-9]{1,5}")
 MAX_LOGGED_CHARS = 200
+CLOSE = {"Connection": "close"}
+"""On a refusal: its body, if one is coming, is never read, so Hypercorn closes the
+connection after the answer, and the client is told so."""
 FRAMING_DRAIN_S = 1.0
 """How long the body of a request refused for its framing is read (and dropped) before the
 400: Hypercorn's reader closes the connection as soon as it meets the bytes after a message
@@ -79,7 +82,7 @@ class Gate:
             response = PlainTextResponse(
                 "Bad Request: Content-Length and Transfer-Encoding together",
                 status_code=400,
-                headers={"Connection": "close"},
+                headers=CLOSE,
             )
             await response(scope, receive, send)
             return
@@ -96,12 +99,12 @@ class Gate:
         if not allowed(host, self.hosts):
             shown = host[:MAX_LOGGED_CHARS] if host is not None else None
             log.warning("host_refused", extra={"fields": {"host": shown}})
-            return PlainTextResponse("Invalid Host header", status_code=421)
+            return PlainTextResponse("Invalid Host header", status_code=421, headers=CLOSE)
         origins = header(scope, b"origin")
         if any(origins):
             origin = origins[0].decode("latin-1") if len(origins) == 1 else None
             if not allowed(origin, self.origins):
                 shown = origin[:MAX_LOGGED_CHARS] if origin is not None else None
                 log.warning("origin_refused", extra={"fields": {"origin": shown}})
-                return PlainTextResponse("Invalid Origin header", status_code=403)
+                return PlainTextResponse("Invalid Origin header", status_code=403, headers=CLOSE)
         return None

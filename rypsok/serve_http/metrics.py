@@ -110,7 +110,7 @@ class Metrics(Observer):
         )
         self.unauthorized = Counter(
             "rypsok_http_unauthorized",
-            "HTTP requests refused for a missing or invalid bearer token",
+            "HTTP requests refused for their bearer token: missing, not valid (401) or sent twice (400)",
             registry=registry,
         )
 

@@ -10,7 +10,7 @@ shared slot, then each engine's slot at once), the others one (their scripts at 
 Errors are raised as they come; bounding each operation and falling back to memory is
 :class:`~rypsok.state.fallback.FallbackStore`'s job.
 
-Keys, all under ``rypsok:``::
+Keys, all under ``[state] key_prefix`` (``rypsok:`` by default)::
 
     window:<name>        sorted set of event times (tool:, token:, engine: windows)
     breaker:<engine>     hash: f consecutive failures, o open-until (ms), c cooldown (ms)
@@ -25,7 +25,7 @@ Keys, all under ``rypsok:``::
     cache-index          sorted set: cache keys by last use (the bound on entries)
     returned-urls        sorted set: URLs web_search returned, the newest 10,000
 
-On a Cluster each name carries a hash tag after ``rypsok:``: ``{engine:<id>}`` for an
+On a Cluster each name carries a hash tag after the prefix: ``{engine:<id>}`` for an
 engine's budget window, breaker, probe, latencies, months, cost and rest (``rypsok:{engine:github}:
 breaker:github``), ``{main}`` for the rest (the call and token windows, the cache and
 its index, the returned URLs), so that every script's keys share one slot.
@@ -57,7 +57,6 @@ from rypsok.state import (
 from rypsok.state.links import Script, open_link
 from rypsok.state.result_cache import CacheKey
 
-PREFIX = "rypsok:"
 MAIN_TAG = "main"
 """A Cluster's hash tag for the keys that are not one engine's."""
 PROBE_LEASE_MARGIN_MS = 1000
@@ -76,15 +75,16 @@ _ABANDON = Script(lua.ABANDON)
 
 
 class KeyLayout:
-    """The keys' names: plain on one server (and a Sentinel's primary), with a hash tag on
-    a Cluster."""
+    """The keys' names, after ``[state] key_prefix``: plain on one server (and a Sentinel's
+    primary), with a hash tag on a Cluster."""
 
-    def __init__(self, tagged: bool):
+    def __init__(self, tagged: bool, prefix: str):
         self.tagged = tagged
+        self.prefix = prefix
 
     def _name(self, tag: str, parts: Sequence[str]) -> str:
         rest = ":".join(parts)
-        return f"{PREFIX}{{{tag}}}:{rest}" if self.tagged else PREFIX + rest
+        return f"{self.prefix}{{{tag}}}:{rest}" if self.tagged else self.prefix + rest
 
     def main(self, *parts: str) -> str:
         return self._name(MAIN_TAG, parts)
@@ -132,7 +132,7 @@ class RedisStore:
 
     def __init__(self, config: Config):
         self._link = open_link(config)
-        self._keys = KeyLayout(tagged=self._link.split)
+        self._keys = KeyLayout(tagged=self._link.split, prefix=config.state.key_prefix)
         self._breaker = config.breaker
         self._cache = config.cache
         self._lease_ms = config.search.deadline_ms + PROBE_LEASE_MARGIN_MS
