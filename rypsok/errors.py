@@ -232,10 +232,14 @@ def missing_parameter(
     )
 
 
-def url_too_long(maximum: int) -> ToolError:
+def url_too_long(maximum: int, *, once_encoded: bool = False) -> ToolError:
+    """``once_encoded``: the URL is within the bound as sent, its request form is not."""
+    message = f"url must be at most {maximum} characters"
+    if once_encoded:
+        message += " once percent-encoded (each non-ASCII character is 3 to 12); shorten it"
     return ToolError(
         "invalid_request",
-        f"url must be at most {maximum} characters",
+        message,
         {"parameter": "url", "min": MIN_URL_CHARS, "max": maximum},
     )
 
@@ -243,7 +247,7 @@ def url_too_long(maximum: int) -> ToolError:
 def url_unreadable(error: URLError) -> ToolError:
     """A URL rypsok's reader refused, as the spec's invalid_request for ``url``."""
     if error.max_length is not None:
-        return url_too_long(error.max_length)
+        return url_too_long(error.max_length, once_encoded=error.once_encoded)
     return url_malformed(error.why)
 
 

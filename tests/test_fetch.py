@@ -233,6 +233,21 @@ def test_url_too_long_and_malformed(env: Env) -> None:
         assert_error(fetch_error(env, bad), "invalid_request", parameter="url")
 
 
+def test_the_url_answered_is_within_2048_characters_once_percent_encoded(env: Env) -> None:
+    """tools.md: the answer is at most max_chars + 150 + 2048 characters plus the envelope;
+    url is the page read, as requested (percent-encoded), so that is what the bound holds."""
+    base = env.url("/")
+    count = (2048 - len(base)) // 6  # é is %C3%A9
+    env.plain.route("/" + "%C3%A9" * count, html("<p>A page with a long accented path.</p>"))
+    response = fetch(env, base + "\u00e9" * count)
+    assert response.url == base + "%C3%A9" * count and len(response.url) <= 2048
+    before = len(env.plain.requests(host="a.test"))
+    error = fetch_error(env, base + "\u00e9" * (count + 1))
+    assert_error(error, "invalid_request", parameter="url", min=1, max=2048)
+    assert "2048" in error.message
+    assert len(env.plain.requests(host="a.test")) == before  # refused before any request
+
+
 def test_max_chars_and_start_char_bounds(env: Env) -> None:
     url = env.url("/article")
     assert_error(fetch_error(env, url, 499), "invalid_request", parameter="max_chars", min=500)
