@@ -421,7 +421,8 @@ def engines_resting(retry_after_ms: int, *, budgets_too: bool) -> ToolError:
     )
     return ToolError(
         "unavailable",
-        f"every engine for this search is {why}; the first is back in {retry_after_ms} ms",
+        f"every engine for this search is {why}; the first is back in {retry_after_ms} ms: "
+        "retry later",
         {"reason": "rate_limited", "retry_after_ms": retry_after_ms},
         metric_reason="engines_resting",
     )
@@ -448,8 +449,7 @@ def unreadable_redirect() -> ToolError:
     redirect target that cannot be reached."""
     return ToolError(
         "unavailable",
-        "the site sent a redirect whose target cannot be read; check the URL or choose "
-        "another page",
+        "the site sent a redirect whose target cannot be read; choose another page or retry later",
         {"reason": "network"},
     )
 

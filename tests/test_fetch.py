@@ -136,11 +136,24 @@ def fetch_error(env: Env, url: str, *args: object, **kwargs: object) -> ToolErro
     return raised.value
 
 
+RETRYABLE = {"rate_limited", "busy", "deadline", "network", "all_failed"}
+"""reading-a-response.md: for these reasons, and http_status 408, 425, 429 or 5xx, retrying
+can help and the message ends "retry later"."""
+
+
 def assert_error(error: ToolError, kind: str, /, **detail: object) -> None:
     assert error.kind == kind, error
     for key, value in detail.items():
         assert error.detail.get(key) == value, (key, error)
     assert len(error.message) <= 200
+    if kind == "unavailable":
+        status = error.detail.get("status")
+        retryable = error.detail["reason"] in RETRYABLE or (
+            isinstance(status, int) and (status in (408, 425, 429) or status >= 500)
+        )
+        assert error.message.endswith("retry later") == retryable, error
+        if status is not None and not retryable:
+            assert "retrying the same URL will not help" in error.message, error
 
 
 def refusals(records: list[logging.LogRecord]) -> list[dict]:

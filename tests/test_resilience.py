@@ -147,6 +147,7 @@ async def test_concurrency_limit_answers_busy(engines):
                 outcomes.append((await client.search("asyncio", category="code")).outcome)
             except ToolError as exc:
                 outcomes.append(exc.detail)
+                assert exc.message.endswith("retry later")
 
         async with anyio.create_task_group() as group:
             group.start_soon(call, 0)
