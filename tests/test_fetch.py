@@ -178,6 +178,27 @@ def test_reads_a_page_as_markdown(env: Env) -> None:
     assert env.plain.requests(host="a.test", path="/robots.txt")
 
 
+def test_meta_refresh_is_not_followed_and_scripts_are_not_run(env: Env) -> None:
+    """tools.md: "Scripts are not run and meta refresh is not followed"."""
+    env.plain.route(
+        "/refreshing",
+        html(
+            '<meta http-equiv="refresh" content="0; url=/elsewhere">'
+            "<p>The page that asks to be left.</p>"
+            "<script>document.write('<p>Written by a script.</p>');"
+            "fetch('/from-script');</script>"
+        ),
+    )
+    env.plain.route("/elsewhere", html("<p>The refresh target.</p>"))
+    response = fetch(env, env.url("/refreshing"))
+    assert response.url == env.url("/refreshing")
+    assert "The page that asks to be left." in response.content
+    assert "refresh target" not in response.content
+    assert "Written by a script" not in response.content and "fetch(" not in response.content
+    assert not env.plain.requests(path="/elsewhere")
+    assert not env.plain.requests(path="/from-script")
+
+
 def test_allowed_literal_address_and_asyncio(env: Env) -> None:
     env.plain.route("/literal", html("<h1>Heading</h1><p>Read by address.</p>"))
     url = f"http://127.0.0.2:{env.plain.port}/literal"
@@ -874,6 +895,8 @@ def test_paging(env: Env) -> None:
     error = fetch_error(env, env.url("/long.txt"), 1000, len(words))
     assert_error(error, "invalid_request", parameter="start_char", max=len(words) - 1)
     assert str(len(words)) in error.message
+    # tools.md: the page is fetched again for each call, a continuation too; never retained
+    assert len(env.plain.requests(host="a.test", path="/long.txt")) == 3
 
 
 def test_page_counts_scalar_values() -> None:
