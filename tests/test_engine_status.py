@@ -154,3 +154,26 @@ async def test_answers_within_200_ms_while_an_engine_hangs(engines):
 
 def _entry(status, engine_id: str) -> dict:
     return next(e for e in status.to_json()["engines"] if e["id"] == engine_id)
+
+
+async def test_state_is_reset_when_the_process_restarts(engines, tmp_path):
+    """tools.md: "State lives in memory and is reset when the process restarts"."""
+    engines.plays["github"] = Play(status=500)
+    engines.plays["stackexchange"] = json_play("stackexchange/search.json")
+    data = config_data(engines, {"github", "stackexchange"}, breaker={"failures": 1})
+    path = write_toml(data, tmp_path / "rypsok.toml")
+    runs = []
+    for search_first in (True, False):
+        async with session(path) as client:
+            if search_first:
+                await client.call_tool("web_search", {"query": "asyncio", "category": "code"})
+            status = structured(await client.call_tool("engine_status", {}))
+        runs.append({e["id"]: e for e in status["engines"]})
+    assert runs[0]["github"]["state"] == "open"
+    assert type(runs[0]["stackexchange"]["latency_ms"]) is int
+    assert runs[1]["github"] == {"id": "github", "state": "closed", "latency_ms": None}
+    assert runs[1]["stackexchange"] == {
+        "id": "stackexchange",
+        "state": "closed",
+        "latency_ms": None,
+    }

@@ -313,6 +313,8 @@ def test_secrets_and_credentials_in_the_url(env: Env) -> None:
     assert_error(error, "denied", reason="secret_in_url", kind="github_token")
     assert error.detail["position"] == url.index(token)
     assert token not in error.message
+    # reading-a-response.md: the message gives the kind and the position, never the value
+    assert "github_token" in error.message and str(url.index(token)) in error.message
     url = f"http://alice:S3cr3tPassw0rd@a.test:{env.plain.port}/"
     error = fetch_error(env, url)
     assert_error(error, "denied", reason="secret_in_url", kind="password_in_url")
@@ -321,7 +323,9 @@ def test_secrets_and_credentials_in_the_url(env: Env) -> None:
         f"http://alice@a.test:{env.plain.port}/",
         f"http://alice:@a.test:{env.plain.port}/",
     ):
-        assert_error(fetch_error(env, url), "denied", reason="credential_in_url")
+        error = fetch_error(env, url)
+        assert_error(error, "denied", reason="credential_in_url")
+        assert "carries credentials" in error.message and "remove them" in error.message
     # credentials are judged before egress, and nothing was requested
     error = fetch_error(env, "http://alice:S3cr3tPassw0rd@127.0.0.1/")
     assert_error(error, "denied", reason="secret_in_url")
