@@ -765,6 +765,9 @@ def test_http_status_answers(env: Env) -> None:
         (503, "Wed, 21 Oct 2026 07:28:00 GMT", None, "retry later"),
         (500, None, None, "retry later"),
         (408, "0", 0, "retry later"),
+        (425, "5", 5000, "retry later"),
+        (403, "5", None, "will not help"),
+        (599, None, None, "retry later"),
     ]
     for n, (status, retry_after, expected_ms, phrase) in enumerate(cases):
         headers = {"Retry-After": retry_after} if retry_after else {}
