@@ -145,15 +145,18 @@ async def test_errors_are_results_with_the_envelope_and_the_server_keeps_serving
             assert "parameter" in error["detail"]
             schema = tools.get(name, tools["web_search"]).output_schema
             assert_conforms(payload, schema)
-            if arguments.get("max_results") == 99:  # tools.md's own example, to the letter
-                assert payload == {
-                    "error": {
-                        "kind": "invalid_request",
-                        "message": "max_results must be between 1 and 20",
-                        "detail": {"parameter": "max_results", "min": 1, "max": 20},
-                    }
-                }
+        example = await client.call_tool(
+            "web_search", {"query": "x", "category": "code", "max_results": 99}
+        )
         result = await client.call_tool("web_search", {"query": "asyncio", "category": "code"})
+    assert example.is_error  # tools.md's own example, to the letter
+    assert structured(example) == {
+        "error": {
+            "kind": "invalid_request",
+            "message": "max_results must be between 1 and 20",
+            "detail": {"parameter": "max_results", "min": 1, "max": 20},
+        }
+    }
     assert not result.is_error
     assert structured(result)["outcome"] == "ok"
 
