@@ -164,9 +164,11 @@ def search_input(config: Config) -> dict[str, Any]:
             {
                 "type": "string",
                 "enum": served,
-                "description": _describe("Which kind of engines to ask", when_null="general"),
+                "description": _describe(
+                    "Which kind of engines to ask", when_null=bounds.default_category(served)
+                ),
             },
-            "general",
+            bounds.default_category(served),
         )
     properties["max_results"] = _optional(
         {
