@@ -501,6 +501,9 @@ def test_redirect_to_another_host_is_returned(env: Env) -> None:
     error = fetch_error(env, env.url("/cross"))
     assert_error(error, "redirected", location=target)
     assert error.detail == {"location": target}
+    # reading-a-response.md: call web_fetch with location if that page is wanted
+    assert "web_fetch" in error.message and "detail.location" in error.message
+    assert target not in error.message  # external data stays in detail
     assert len(env.other.requests(path="/elsewhere")) == before
     response = fetch(env, env.url("/cross"), follow_redirects="any")
     assert response.url == target and "On the other host." in response.content
