@@ -150,6 +150,7 @@ def _serve(config: Config) -> int:
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     command = args.command or "serve"
+    config: Config | None = None
     try:
         config = load_config(getattr(args, "config", None))
         if command == "probe" and args.engines is not None:
@@ -161,6 +162,8 @@ def main(argv: list[str] | None = None) -> int:
         setup_logging(config.log, level)
         stop_telemetry = _start_telemetry(config)
     except ConfigError as exc:
+        if config is not None and config.source != "defaults":
+            exc.read_from(config.source)  # [log] path, [server] tokens_file, ...
         print(f"rypsok: {exc}", file=sys.stderr)
         return EXIT_CONFIG
     try:

@@ -189,6 +189,83 @@ def test_lookup_order(tmp_path):
     assert load_config(None, {"XDG_CONFIG_HOME": str(tmp_path / "none")}).search.deadline_ms == 2500
 
 
+def test_a_bad_key_names_the_file_it_was_read_from(tmp_path):
+    """The operator may not know which file was read ($RYPSOK_CONFIG, or the XDG file):
+    the message names it, beside the key."""
+    xdg = tmp_path / "xdg" / "rypsok"
+    xdg.mkdir(parents=True)
+    found = xdg / "config.toml"
+    found.write_text('[search]\ninstruction_like = "flag"\n')
+    for env in ({"XDG_CONFIG_HOME": str(tmp_path / "xdg")}, {"RYPSOK_CONFIG": str(found)}):
+        with pytest.raises(ConfigError) as raised:
+            load_config(None, env)
+        assert (raised.value.key, raised.value.file) == ("search.instruction_like", str(found))
+        assert str(raised.value) == (
+            f'configuration key search.instruction_like: must be one of "keep", "drop" (in {found})'
+        )
+    # a variable's own problem is not the file's
+    with pytest.raises(ConfigError) as raised:
+        load_config(str(found.with_name("none.toml")), {"RYPSOK_CONFIG": str(found)})
+    assert raised.value.file is None
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        (None, "no such file: {path}"),
+        ("directory", "{path} is a directory, not a file"),
+        (
+            b"[search]\ndeadline_ms = 100\n# caf\xe9\n",
+            "{path} is not UTF-8 text: byte 0xe9 at line 3, column 6",
+        ),
+        (b"\xff\xfe[\x00s\x00", "{path} is not UTF-8 text: byte 0xff at line 1, column 1"),
+        (
+            b"[search]\ndeadline_ms = 1\ndeadline_ms = 2\n",
+            "{path} is not valid TOML: Cannot overwrite a value (at line 3, column 16)",
+        ),
+        (
+            b"[search]\n[fetch]\n[search]\n",
+            "{path} is not valid TOML: Cannot declare ('search',) twice (at line 3, column 8)",
+        ),
+    ],
+)
+def test_a_file_that_cannot_be_read_is_named_with_what_named_it(tmp_path, content, problem):
+    """Under the key that named the file (--config or RYPSOK_CONFIG), with the line and
+    column where the bytes are not UTF-8 or the text is not TOML."""
+    path = tmp_path / "rypsok.toml"
+    if content == "directory":
+        path.mkdir()
+    elif content is not None:
+        path.write_bytes(content)
+    for explicit, env, key in (
+        (str(path), {}, "--config"),
+        (None, {"RYPSOK_CONFIG": str(path)}, "RYPSOK_CONFIG"),
+    ):
+        with pytest.raises(ConfigError) as raised:
+            load_config(explicit, env)
+        assert raised.value.key == key
+        assert str(raised.value) == f"configuration key {key}: " + problem.format(path=path)
+
+
+def test_a_byte_order_mark_an_empty_file_and_a_path_object_are_read(tmp_path):
+    marked = tmp_path / "marked.toml"
+    marked.write_bytes(b"\xef\xbb\xbf[search]\ndeadline_ms = 1000\n")  # Notepad's UTF-8
+    assert load_config(str(marked), {}).search.deadline_ms == 1000
+    assert load_config(marked, {}).search.deadline_ms == 1000
+    empty = tmp_path / "empty.toml"
+    empty.write_bytes(b"")
+    assert load_config(str(empty), {}) == config_from_dict({}, env={}, source=str(empty))
+
+
+def test_an_empty_config_path_is_refused_not_skipped(tmp_path):
+    """``--config ""`` (a variable that expanded to nothing) is not the defaults."""
+    from_env = tmp_path / "env.toml"
+    from_env.write_text("[search]\ndeadline_ms = 2000\n")
+    with pytest.raises(ConfigError) as raised:
+        load_config("", {"RYPSOK_CONFIG": str(from_env)})
+    assert str(raised.value) == "configuration key --config: must name a file, not an empty path"
+
+
 def test_missing_or_broken_file_is_a_config_error(tmp_path):
     with pytest.raises(ConfigError):
         load_config(str(tmp_path / "absent.toml"), {})
@@ -209,6 +286,7 @@ def test_cli_refuses_bad_config_with_exit_2_and_no_traceback(tmp_path, command):
     assert done.returncode == 2
     assert "search.instruction_like" in done.stderr
     assert '"keep"' in done.stderr and '"drop"' in done.stderr
+    assert done.stderr.rstrip().endswith(f"(in {bad})")
     assert "Traceback" not in done.stderr
     assert done.stdout == ""
 
@@ -224,3 +302,4 @@ def test_cli_refuses_an_unwritable_log_path(tmp_path):
     )
     assert done.returncode == 2
     assert "log.path" in done.stderr and "Traceback" not in done.stderr
+    assert done.stderr.rstrip().endswith(f"(in {bad})")

@@ -16,11 +16,26 @@ ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 class ConfigError(Exception):
-    """A configuration key is unknown or has a bad value; the message names the key."""
+    """A configuration key is unknown or has a bad value; the message names the key, and
+    ``file``, when set, the file the key was read from (``--config``, ``$RYPSOK_CONFIG`` or
+    the XDG file: an operator may not know which one was read)."""
 
-    def __init__(self, key: str, problem: str):
-        super().__init__(f"configuration key {key}: {problem}")
+    def __init__(self, key: str, problem: str, file: str | None = None):
+        super().__init__(key, problem)
         self.key = key
+        self.problem = problem
+        self.file = file
+
+    def read_from(self, file: str) -> ConfigError:
+        """This error, naming ``file`` when its key is one of the file's (lower-case, as
+        ``search.deadline_ms``; not ``--config`` nor an environment variable)."""
+        if self.file is None and self.key[:1].islower():
+            self.file = file
+        return self
+
+    def __str__(self) -> str:
+        said = f"configuration key {self.key}: {self.problem}"
+        return f"{said} (in {self.file})" if self.file else said
 
 
 def integer(minimum: int | None = None, maximum: int | None = None):
