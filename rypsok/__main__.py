@@ -12,6 +12,7 @@ import json
 import os
 import signal
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rypsok.config import Config, ConfigError, load_config
@@ -173,6 +174,20 @@ def main(argv: list[str] | None = None) -> int:
             stop_telemetry()
 
 
+EXIT_INTERRUPTED = 130
+"""128 + SIGINT, what a shell reports for a command stopped by Ctrl-C."""
+
+
+def _at_the_keyboard(run: Callable[[], int]) -> int:
+    """A command at the keyboard stopped by Ctrl-C ends with EXIT_INTERRUPTED and no
+    traceback (its work is cancelled as the interrupt unwinds it)."""
+    try:
+        return run()
+    except* KeyboardInterrupt:
+        print("rypsok: interrupted", file=sys.stderr)
+    return EXIT_INTERRUPTED
+
+
 def _start_telemetry(config: Config):
     """Traces exported while the command runs, flushed as it ends; nothing loaded when off."""
     if not config.telemetry.traces_url:
@@ -203,11 +218,11 @@ def _run(command: str, config: Config, args: argparse.Namespace, plan: Plan | No
     if command == "serve":
         return _serve(config)
     if command == "probe":
-        return trio.run(_probe, config, args)
+        return _at_the_keyboard(lambda: trio.run(_probe, config, args))
     if command == "fetch":
         arguments = {"url": args.url, "max_chars": args.max_chars, "start_char": args.start_char}
-        return trio.run(_tool, config, "web_fetch", arguments, args)
-    return trio.run(_tool, config, "engine_status", {}, args)
+        return _at_the_keyboard(lambda: trio.run(_tool, config, "web_fetch", arguments, args))
+    return _at_the_keyboard(lambda: trio.run(_tool, config, "engine_status", {}, args))
 
 
 if __name__ == "__main__":
