@@ -164,6 +164,16 @@ def query_length(minimum: int, maximum: int, given_text: bool = True) -> ToolErr
     )
 
 
+def query_not_unicode(minimum: int, maximum: int) -> ToolError:
+    """A query holding a lone surrogate (U+D800 to U+DFFF): a Python string can, no engine
+    request can carry it. The MCP transports refuse one as they read the JSON escape."""
+    return ToolError(
+        "invalid_request",
+        "query must be Unicode text; it holds a lone surrogate (\\ud800 to \\udfff)",
+        {"parameter": "query", "min": minimum, "max": maximum},
+    )
+
+
 def wrong_type(
     parameter: str, expected: str, minimum: int | None = None, maximum: int | None = None
 ) -> ToolError:
