@@ -303,3 +303,19 @@ def test_cli_refuses_an_unwritable_log_path(tmp_path):
     assert done.returncode == 2
     assert "log.path" in done.stderr and "Traceback" not in done.stderr
     assert done.stderr.rstrip().endswith(f"(in {bad})")
+
+
+def test_the_configuration_page_lists_every_variable_rypsok_reads():
+    """An operator looks for the variable names in one table: each engine's default
+    credential variable, the lookup's and the telemetry's."""
+    from rypsok.engines.registry import ENGINE_IDS, engine_module
+
+    page = CONFIGURATION_DOC.read_text(encoding="utf-8")
+    section = page.split("## Environment variables", 1)[1].split("\n## ", 1)[0]
+    listed = set(re.findall(r"`([A-Z][A-Z0-9_]+)`", section))
+    credentials = {engine_module(e).INFO.credential_env for e in ENGINE_IDS} - {None}
+    assert credentials <= listed, credentials - listed
+    sections_source = (CONFIGURATION_DOC.parent.parent / "rypsok/config/sections.py").read_text()
+    telemetry = set(re.findall(r'"(OTEL_[A-Z_]+)"', sections_source))
+    assert telemetry and telemetry <= listed, telemetry - listed
+    assert {"RYPSOK_CONFIG", "XDG_CONFIG_HOME", "NO_COLOR", "FORCE_COLOR"} <= listed
