@@ -28,7 +28,11 @@ EXIT_CONFIG = 2
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="rypsok", description="Web search and fetch for AI agents over MCP."
+        prog="rypsok",
+        description="Web search and fetch for AI agents over MCP.",
+        epilog="Without a command, rypsok serves MCP on stdio. Options such as --config go "
+        "after the command: rypsok probe --config PATH QUERY. Exit status: 0 done, 1 the "
+        "tool answered an error, 2 a bad configuration or usage, 130 Ctrl-C.",
     )
     parser.add_argument("--version", action="version", version=f"rypsok {__version__}")
     sub = parser.add_subparsers(dest="command")
@@ -52,11 +56,13 @@ def _parser() -> argparse.ArgumentParser:
     probe = with_config(
         sub.add_parser("probe", help="one search, each engine drawn against the deadline")
     )
-    probe.add_argument("query")
-    probe.add_argument("--category", choices=CATEGORIES)
-    probe.add_argument("--language")
-    probe.add_argument("--time-range", choices=TIME_RANGES)
-    probe.add_argument("--max-results", type=int)
+    probe.add_argument("query", help="what to search for, as web_search's query")
+    probe.add_argument("--category", choices=CATEGORIES, help="default: general")
+    probe.add_argument("--language", help="one of [search] languages; default: the first")
+    probe.add_argument("--time-range", choices=TIME_RANGES, help="default: any time")
+    probe.add_argument(
+        "--max-results", type=int, metavar="N", help="default: 5 (or the configured ceiling)"
+    )
     probe.add_argument(
         "--engines",
         metavar="ID,ID",
@@ -64,10 +70,16 @@ def _parser() -> argparse.ArgumentParser:
     )
     probe.add_argument("--json", action="store_true", help="print the report as JSON")
     fetch = with_config(sub.add_parser("fetch", help="print one page as Markdown"))
-    fetch.add_argument("url")
-    fetch.add_argument("--max-chars", type=int)
-    fetch.add_argument("--start-char", type=int)
-    fetch.add_argument("--json", action="store_true")
+    fetch.add_argument("url", help="an http or https URL")
+    fetch.add_argument(
+        "--max-chars", type=int, metavar="N", help="default: 3000 (or the configured ceiling)"
+    )
+    fetch.add_argument(
+        "--start-char", type=int, metavar="N", help="where to start in the content; default: 0"
+    )
+    fetch.add_argument(
+        "--json", action="store_true", help="print the whole web_fetch response as JSON"
+    )
     with_config(sub.add_parser("status", help="print engine_status"))
     return parser
 

@@ -240,3 +240,29 @@ def test_ctrl_c_at_the_keyboard_ends_the_work_with_130_and_no_traceback(tmp_path
         out, err = process.communicate(timeout=30)
         assert hanging.closed_at, "the request was left open"
     assert (process.returncode, out, err) == (130, "", "rypsok: interrupted\n")
+
+
+def test_every_command_and_option_says_what_it_is_and_usage_errors_are_2(capsys):
+    from rypsok.__main__ import _parser, main
+    from rypsok.version import __version__
+
+    parser = _parser()
+    commands = next(a for a in parser._actions if a.dest == "command").choices
+    assert list(commands) == ["serve", "probe", "fetch", "status"]
+    for name, command in commands.items():
+        for action in command._actions:
+            assert action.help, f"rypsok {name} {action.dest} has no help"
+    for argv, status in (
+        (["--version"], 0),
+        (["--help"], 0),
+        (["probe", "--help"], 0),
+        (["probe"], 2),  # no query
+        (["fetch", "https://example.org/", "--max-chars", "many"], 2),
+        (["--config", "x.toml"], 2),  # --config goes after the command
+    ):
+        with pytest.raises(SystemExit) as exited:
+            main(argv)
+        assert exited.value.code == status, argv
+    out = capsys.readouterr().out
+    assert out.startswith(f"rypsok {__version__}\n")
+    assert "rypsok probe --config PATH QUERY" in out
