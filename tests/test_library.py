@@ -16,7 +16,7 @@ import rypsok.library
 from rypsok import Client, ToolError
 from rypsok.config import config_from_dict
 from tests.conftest import config_data
-from tests.engine_servers import json_play
+from tests.engine_servers import Play, json_play
 from tests.mcp_harness import write_toml
 from tests.test_http_cancel import HangingServer
 
@@ -63,6 +63,7 @@ async def test_the_module_functions_answer_under_either_backend(engines, tmp_pat
     finally:
         await rypsok.library._default_client.aclose()
     assert response.outcome == "ok" and len(response.results) == 3
+    assert status.outcome == status.to_json()["outcome"] == "ok"  # as on a search response
     assert {e.id: e.state for e in status.engines if e.id in CODE} == {
         "github": "closed",
         "stackexchange": "closed",
@@ -175,3 +176,30 @@ def test_help_names_every_keyword_its_default_and_the_errors(function, keywords)
     assert "Trio and asyncio" in inspect.getdoc(rypsok.search)
     assert inspect.getdoc(rypsok.engine_status)
     assert "rypsok." in inspect.getdoc(Client.search) and inspect.getdoc(Client.engine_status)
+
+
+async def test_a_fetch_reads_a_page_in_pieces_under_either_backend(engines):
+    paragraph = "Structured concurrency keeps every task inside its nursery. " * 20
+    engines.plays["page"] = Play(
+        body=f"<html><head><title>Nurseries</title></head><body><article><p>{paragraph}"
+        "</p></article></body></html>".encode(),
+        headers={"Content-Type": "text/html; charset=utf-8"},
+    )
+    config = code_config(
+        engines,
+        fetch={"allow_http": True, "allow_networks": ["127.0.0.1/32"], "ports": [engines.port]},
+    )
+    url = engines.endpoint("page") + "/nurseries"
+    async with Client(config) as client:
+        first = await client.fetch(url, max_chars=500)
+        rest = await client.fetch(url, max_chars=None, start_char=first.next_start_char)
+    assert (first.outcome, first.url, first.title, first.truncated) == (
+        "ok",
+        url,
+        "Nurseries",
+        True,
+    )
+    assert first.to_json()["outcome"] == "ok" and len(first.content) <= 500
+    assert (rest.truncated, rest.next_start_char) == (False, None)
+    assert first.content.startswith("Structured concurrency")
+    assert (first.content + rest.content).count("nursery") == 20
