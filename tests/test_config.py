@@ -173,6 +173,23 @@ def test_bad_configuration_names_the_key(data, key):
     assert key in str(raised.value)
 
 
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"search": {"deadline_ms": 1e3}}, "must be an integer of at least 1, not float"),
+        ({"state": {"timeout_ms": "20"}}, "must be an integer from 1 to 100, not str"),
+        ({"fetch": {"ports": [80.0]}}, "must be an integer from 1 to 65535, not float"),
+        ({"breaker": {"cooldown_s": True}}, "must be a number of at least 0.001, not bool"),
+        ({"search": {"deadline_ms": 0}}, "must be at least 1"),
+    ],
+)
+def test_a_number_of_the_wrong_type_is_told_what_is_allowed(data, message):
+    """DECISIONS.md: the message names the key and the allowed values, a wrong type too."""
+    with pytest.raises(ConfigError) as raised:
+        config_from_dict(data, env={})
+    assert raised.value.problem == message
+
+
 def test_lookup_order(tmp_path):
     explicit = tmp_path / "explicit.toml"
     explicit.write_text("[search]\ndeadline_ms = 1000\n")

@@ -38,10 +38,20 @@ class ConfigError(Exception):
         return f"{said} (in {self.file})" if self.file else said
 
 
+def _bounds(minimum: float | None, maximum: float | None) -> str:
+    """What a number key allows, for a value of the wrong type: " from 1 to 100"."""
+    if minimum is not None and maximum is not None:
+        return f" from {minimum} to {maximum}"
+    if minimum is not None:
+        return f" of at least {minimum}"
+    return f" of at most {maximum}" if maximum is not None else ""
+
+
 def integer(minimum: int | None = None, maximum: int | None = None):
     def check(key: str, value: Any) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ConfigError(key, f"must be an integer, not {type(value).__name__}")
+            allowed = _bounds(minimum, maximum)
+            raise ConfigError(key, f"must be an integer{allowed}, not {type(value).__name__}")
         if minimum is not None and value < minimum:
             raise ConfigError(key, f"must be at least {minimum}")
         if maximum is not None and value > maximum:
@@ -54,7 +64,8 @@ def integer(minimum: int | None = None, maximum: int | None = None):
 def number(minimum: float):
     def check(key: str, value: Any) -> float:
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise ConfigError(key, f"must be a number, not {type(value).__name__}")
+            allowed = _bounds(minimum, None)
+            raise ConfigError(key, f"must be a number{allowed}, not {type(value).__name__}")
         if not math.isfinite(value):
             # TOML spells nan and inf; a nan compares false with every bound and would pass.
             raise ConfigError(key, f"must be a finite number, not {value}")
