@@ -116,6 +116,11 @@ class Client:
         observer: Observer = NOBODY,
         warm: bool = True,
     ):
+        if config is not None and not isinstance(config, Config):
+            raise TypeError(
+                f"Client takes a Config, such as rypsok.load_config(path), not "
+                f"{type(config).__name__}"
+            )
         self.config = config or load_config()
         log_engines_not_offered(self.config)
         self._clock = clock

@@ -130,6 +130,11 @@ class ToolError(Exception):
     def __repr__(self) -> str:
         return f"ToolError({self.kind!r}, {self.message!r}, {self.detail!r})"
 
+    def __reduce__(self):
+        """Pickled and copied whole (a process pool sends it back to its caller); the
+        default rebuilds an exception from ``args``, here the message alone."""
+        return type(self), (self.kind, self.message, self.detail), self.__dict__
+
 
 # invalid_request
 

@@ -5,7 +5,9 @@ the library works under both), against engines and pages on loopback."""
 from __future__ import annotations
 
 import asyncio
+import copy
 import inspect
+import pickle
 import time
 
 import anyio
@@ -13,8 +15,8 @@ import pytest
 
 import rypsok
 import rypsok.library
-from rypsok import Client, ToolError
-from rypsok.config import config_from_dict
+from rypsok import Client, ToolError, errors
+from rypsok.config import ConfigError, config_from_dict
 from tests.conftest import config_data
 from tests.engine_servers import Play, json_play
 from tests.mcp_harness import write_toml
@@ -203,3 +205,25 @@ async def test_a_fetch_reads_a_page_in_pieces_under_either_backend(engines):
     assert (rest.truncated, rest.next_start_char) == (False, None)
     assert first.content.startswith("Structured concurrency")
     assert (first.content + rest.content).count("nursery") == 20
+
+
+def test_a_tool_error_survives_pickling_and_copying():
+    """A library call run in a process pool raises its ToolError in the caller."""
+    error = errors.rate_limited(1500)
+    for copied in (pickle.loads(pickle.dumps(error)), copy.deepcopy(error)):
+        assert type(copied) is ToolError
+        assert (copied.kind, copied.message, copied.detail) == (
+            error.kind,
+            error.message,
+            error.detail,
+        )
+        assert copied.metric_reason == error.metric_reason
+    unknown = errors.unknown_tool("nope", ["web_search"])
+    assert type(copy.copy(unknown)) is errors.UnknownTool
+    bad = ConfigError("search.deadline_ms", "must be at least 1", file="/etc/rypsok.toml")
+    assert str(pickle.loads(pickle.dumps(bad))) == str(bad)
+
+
+def test_a_client_given_a_path_instead_of_a_config_says_so(tmp_path):
+    with pytest.raises(TypeError, match=r"Client takes a Config, such as rypsok.load_config"):
+        Client(str(tmp_path / "rypsok.toml"))

@@ -26,6 +26,9 @@ class ConfigError(Exception):
         self.problem = problem
         self.file = file
 
+    def __reduce__(self):
+        return type(self), (self.key, self.problem, self.file)
+
     def read_from(self, file: str) -> ConfigError:
         """This error, naming ``file`` when its key is one of the file's (lower-case, as
         ``search.deadline_ms``; not ``--config`` nor an environment variable)."""
