@@ -220,48 +220,56 @@ def test_a_bad_key_names_the_file_it_was_read_from(tmp_path):
         assert str(raised.value) == (
             f'configuration key search.instruction_like: must be one of "keep", "drop" (in {found})'
         )
-    # a variable's own problem is not the file's
+    # a variable's own problem is not told as a key of the file
+    env = {"RYPSOK_CONFIG": str(found), "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc"}
+    found.write_text("")
     with pytest.raises(ConfigError) as raised:
-        load_config(str(found.with_name("none.toml")), {"RYPSOK_CONFIG": str(found)})
-    assert raised.value.file is None
+        load_config(None, env)
+    assert (raised.value.key, raised.value.file) == ("OTEL_EXPORTER_OTLP_PROTOCOL", None)
 
 
 @pytest.mark.parametrize(
     ("content", "problem"),
     [
-        (None, "no such file: {path}"),
-        ("directory", "{path} is a directory, not a file"),
+        (None, "does not exist"),
+        ("directory", "is a directory, not a file"),
         (
             b"[search]\ndeadline_ms = 100\n# caf\xe9\n",
-            "{path} is not UTF-8 text: byte 0xe9 at line 3, column 6",
+            "is not UTF-8 text: byte 0xe9 at line 3, column 6",
         ),
-        (b"\xff\xfe[\x00s\x00", "{path} is not UTF-8 text: byte 0xff at line 1, column 1"),
+        (b"\xff\xfe[\x00s\x00", "is not UTF-8 text: byte 0xff at line 1, column 1"),
         (
             b"[search]\ndeadline_ms = 1\ndeadline_ms = 2\n",
-            "{path} is not valid TOML: Cannot overwrite a value (at line 3, column 16)",
+            "is not valid TOML: Cannot overwrite a value (at line 3, column 16)",
         ),
         (
             b"[search]\n[fetch]\n[search]\n",
-            "{path} is not valid TOML: Cannot declare ('search',) twice (at line 3, column 8)",
+            "is not valid TOML: Cannot declare ('search',) twice (at line 3, column 8)",
         ),
     ],
 )
 def test_a_file_that_cannot_be_read_is_named_with_what_named_it(tmp_path, content, problem):
-    """Under the key that named the file (--config or RYPSOK_CONFIG), with the line and
-    column where the bytes are not UTF-8 or the text is not TOML."""
-    path = tmp_path / "rypsok.toml"
+    """The file and what named it (--config or RYPSOK_CONFIG; the XDG file is found where it
+    is looked for), with the line and column where the bytes are not UTF-8 or the text is
+    not TOML."""
+    xdg = tmp_path / "xdg" / "rypsok"
+    xdg.mkdir(parents=True)
+    path = xdg / "config.toml"
     if content == "directory":
         path.mkdir()
     elif content is not None:
         path.write_bytes(content)
-    for explicit, env, key in (
-        (str(path), {}, "--config"),
-        (None, {"RYPSOK_CONFIG": str(path)}, "RYPSOK_CONFIG"),
-    ):
+    ways = [
+        (str(path), {}, "--config", " (named by --config)"),
+        (None, {"RYPSOK_CONFIG": str(path)}, "RYPSOK_CONFIG", " (named by RYPSOK_CONFIG)"),
+    ]
+    if content not in (None, "directory"):  # the XDG file is read only where it is a file
+        ways.append((None, {"XDG_CONFIG_HOME": str(tmp_path / "xdg")}, "", ""))
+    for explicit, env, key, named in ways:
         with pytest.raises(ConfigError) as raised:
             load_config(explicit, env)
-        assert raised.value.key == key
-        assert str(raised.value) == f"configuration key {key}: " + problem.format(path=path)
+        assert (raised.value.key, raised.value.file) == (key, str(path))
+        assert str(raised.value) == f"configuration file {path}{named} {problem}"
 
 
 def test_a_byte_order_mark_an_empty_file_and_a_path_object_are_read(tmp_path):

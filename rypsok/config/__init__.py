@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rypsok.config.checks import ConfigError, read_table
+from rypsok.config.checks import ConfigError, ConfigFileError, read_table
 from rypsok.config.engines import EngineConfig, read_engines
 from rypsok.config.sections import (
     LOG_LEVELS,
@@ -52,6 +52,7 @@ __all__ = [
     "CacheConfig",
     "Config",
     "ConfigError",
+    "ConfigFileError",
     "EngineConfig",
     "FetchConfig",
     "LimitsConfig",
@@ -171,7 +172,7 @@ def _located(
     explicit: str | os.PathLike[str] | None, env: Mapping[str, str]
 ) -> tuple[Path | None, str]:
     """The file to read and what named it, the key a problem with the file is told under:
-    ``--config``, ``RYPSOK_CONFIG``, or the XDG file's own path."""
+    ``--config``, ``RYPSOK_CONFIG``, or "" for the XDG file."""
     if explicit is not None:
         if not os.fspath(explicit):
             raise ConfigError("--config", "must name a file, not an empty path")
@@ -180,7 +181,7 @@ def _located(
         return Path(env["RYPSOK_CONFIG"]), "RYPSOK_CONFIG"
     base = env.get("XDG_CONFIG_HOME") or str(Path(env.get("HOME", "~")).expanduser() / ".config")
     candidate = Path(base) / "rypsok" / "config.toml"
-    return (candidate, str(candidate)) if candidate.is_file() else (None, "")
+    return (candidate if candidate.is_file() else None), ""
 
 
 def _line_and_column(data: bytes, offset: int) -> str:
@@ -191,31 +192,33 @@ def _line_and_column(data: bytes, offset: int) -> str:
 
 
 def read_toml(path: Path, key: str) -> dict[str, Any]:
-    """The file parsed as TOML, or a ConfigError under ``key`` naming the file and, for bytes
-    that are not UTF-8 or text that is not TOML, the line and column. A UTF-8 byte order mark
-    (Windows editors write one) is read past: it is no part of the text."""
+    """The file parsed as TOML, or a ConfigFileError naming the file, what named it
+    (``key``) and, for bytes that are not UTF-8 or text that is not TOML, the line and
+    column. A UTF-8 byte order mark (Windows editors write one) is read past: it is no part
+    of the text."""
+
+    def refused(problem: str) -> ConfigFileError:
+        return ConfigFileError(key, problem, file=str(path))
+
     try:
         data = path.read_bytes()
     except FileNotFoundError:
-        raise ConfigError(key, f"no such file: {path}") from None
+        raise refused("does not exist") from None
     except IsADirectoryError:
-        raise ConfigError(key, f"{path} is a directory, not a file") from None
+        raise refused("is a directory, not a file") from None
     except PermissionError:
-        raise ConfigError(key, f"cannot read {path}: permission denied") from None
+        raise refused("cannot be read: permission denied") from None
     except OSError as exc:
-        raise ConfigError(
-            key, f"cannot read {path}: {exc.strerror or type(exc).__name__}"
-        ) from None
+        raise refused(f"cannot be read: {exc.strerror or type(exc).__name__}") from None
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         where = _line_and_column(exc.object, exc.start)  # the bytes after a BOM
-        byte = exc.object[exc.start]
-        raise ConfigError(key, f"{path} is not UTF-8 text: byte 0x{byte:02x} at {where}") from None
+        raise refused(f"is not UTF-8 text: byte 0x{exc.object[exc.start]:02x} at {where}") from None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(key, f"{path} is not valid TOML: {exc}") from None
+        raise refused(f"is not valid TOML: {exc}") from None
 
 
 def load_config(

@@ -41,6 +41,16 @@ class ConfigError(Exception):
         return f"{said} (in {self.file})" if self.file else said
 
 
+class ConfigFileError(ConfigError):
+    """The configuration file cannot be read or is not TOML: ``file`` is its path, ``key``
+    what named it (``--config`` or ``RYPSOK_CONFIG``; empty for the XDG file, found where
+    it is looked for), ``problem`` what is wrong with it."""
+
+    def __str__(self) -> str:
+        named = f" (named by {self.key})" if self.key else ""
+        return f"configuration file {self.file}{named} {self.problem}"
+
+
 def _bounds(minimum: float | None, maximum: float | None) -> str:
     """What a number key allows, for a value of the wrong type: " from 1 to 100"."""
     if minimum is not None and maximum is not None:
