@@ -22,7 +22,7 @@ from rypsok.version import __version__
 
 if TYPE_CHECKING:
     from rypsok.client import Client
-    from rypsok.config import Config, ConfigError, load_config
+    from rypsok.config import Config, ConfigError, ConfigFileError, load_config
     from rypsok.errors import ToolError
     from rypsok.library import engine_status, fetch, search
     from rypsok.model import FetchResponse, SearchResponse, StatusResponse
@@ -31,6 +31,7 @@ _HOMES = {
     "Client": "rypsok.client",
     "Config": "rypsok.config",
     "ConfigError": "rypsok.config",
+    "ConfigFileError": "rypsok.config",
     "load_config": "rypsok.config",
     "ToolError": "rypsok.errors",
     "FetchResponse": "rypsok.model",
@@ -59,6 +60,7 @@ __all__ = [
     "Client",
     "Config",
     "ConfigError",
+    "ConfigFileError",
     "FetchResponse",
     "SearchResponse",
     "StatusResponse",

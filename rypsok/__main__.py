@@ -12,6 +12,7 @@ import json
 import os
 import signal
 import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rypsok.config import Config, ConfigError, load_config
@@ -27,7 +28,11 @@ EXIT_CONFIG = 2
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="rypsok", description="Web search and fetch for AI agents over MCP."
+        prog="rypsok",
+        description="Web search and fetch for AI agents over MCP.",
+        epilog="Without a command, rypsok serves MCP on stdio. Options such as --config go "
+        "after the command: rypsok probe --config PATH QUERY. Exit status: 0 done, 1 the "
+        "tool answered an error, 2 a bad configuration or usage, 130 Ctrl-C.",
     )
     parser.add_argument("--version", action="version", version=f"rypsok {__version__}")
     sub = parser.add_subparsers(dest="command")
@@ -51,11 +56,13 @@ def _parser() -> argparse.ArgumentParser:
     probe = with_config(
         sub.add_parser("probe", help="one search, each engine drawn against the deadline")
     )
-    probe.add_argument("query")
-    probe.add_argument("--category", choices=CATEGORIES)
-    probe.add_argument("--language")
-    probe.add_argument("--time-range", choices=TIME_RANGES)
-    probe.add_argument("--max-results", type=int)
+    probe.add_argument("query", help="what to search for, as web_search's query")
+    probe.add_argument("--category", choices=CATEGORIES, help="default: general")
+    probe.add_argument("--language", help="one of [search] languages; default: the first")
+    probe.add_argument("--time-range", choices=TIME_RANGES, help="default: any time")
+    probe.add_argument(
+        "--max-results", type=int, metavar="N", help="default: 5 (or the configured ceiling)"
+    )
     probe.add_argument(
         "--engines",
         metavar="ID,ID",
@@ -63,10 +70,16 @@ def _parser() -> argparse.ArgumentParser:
     )
     probe.add_argument("--json", action="store_true", help="print the report as JSON")
     fetch = with_config(sub.add_parser("fetch", help="print one page as Markdown"))
-    fetch.add_argument("url")
-    fetch.add_argument("--max-chars", type=int)
-    fetch.add_argument("--start-char", type=int)
-    fetch.add_argument("--json", action="store_true")
+    fetch.add_argument("url", help="an http or https URL")
+    fetch.add_argument(
+        "--max-chars", type=int, metavar="N", help="default: 3000 (or the configured ceiling)"
+    )
+    fetch.add_argument(
+        "--start-char", type=int, metavar="N", help="where to start in the content; default: 0"
+    )
+    fetch.add_argument(
+        "--json", action="store_true", help="print the whole web_fetch response as JSON"
+    )
     with_config(sub.add_parser("status", help="print engine_status"))
     return parser
 
@@ -150,6 +163,7 @@ def _serve(config: Config) -> int:
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     command = args.command or "serve"
+    config: Config | None = None
     try:
         config = load_config(getattr(args, "config", None))
         if command == "probe" and args.engines is not None:
@@ -161,6 +175,8 @@ def main(argv: list[str] | None = None) -> int:
         setup_logging(config.log, level)
         stop_telemetry = _start_telemetry(config)
     except ConfigError as exc:
+        if config is not None and config.source != "defaults":
+            exc.read_from(config.source)  # [log] path, [server] tokens_file, ...
         print(f"rypsok: {exc}", file=sys.stderr)
         return EXIT_CONFIG
     try:
@@ -168,6 +184,20 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if stop_telemetry is not None:
             stop_telemetry()
+
+
+EXIT_INTERRUPTED = 130
+"""128 + SIGINT, what a shell reports for a command stopped by Ctrl-C."""
+
+
+def _at_the_keyboard(run: Callable[[], int]) -> int:
+    """A command at the keyboard stopped by Ctrl-C ends with EXIT_INTERRUPTED and no
+    traceback (its work is cancelled as the interrupt unwinds it)."""
+    try:
+        return run()
+    except* KeyboardInterrupt:
+        print("rypsok: interrupted", file=sys.stderr)
+    return EXIT_INTERRUPTED
 
 
 def _start_telemetry(config: Config):
@@ -200,11 +230,11 @@ def _run(command: str, config: Config, args: argparse.Namespace, plan: Plan | No
     if command == "serve":
         return _serve(config)
     if command == "probe":
-        return trio.run(_probe, config, args)
+        return _at_the_keyboard(lambda: trio.run(_probe, config, args))
     if command == "fetch":
         arguments = {"url": args.url, "max_chars": args.max_chars, "start_char": args.start_char}
-        return trio.run(_tool, config, "web_fetch", arguments, args)
-    return trio.run(_tool, config, "engine_status", {}, args)
+        return _at_the_keyboard(lambda: trio.run(_tool, config, "web_fetch", arguments, args))
+    return _at_the_keyboard(lambda: trio.run(_tool, config, "engine_status", {}, args))
 
 
 if __name__ == "__main__":

@@ -96,6 +96,13 @@ FETCH_MODULES: Once[ModuleType] = Once(_load_fetch)
 class Client:
     """``async with Client(config) as client: await client.search("trio")``.
 
+    One instance of rypsok: its configuration (``config``, else ``load_config()``), per-minute
+    limits, engine health and connection pools, shared by every call made through it,
+    concurrent ones included (under Trio or asyncio). ``async with`` keeps engine connections
+    pooled across calls and closes them, and the fetches' connections, at its end. Outside it
+    (or after it) each search opens and closes its own engine connections, and fetches keep
+    theirs until :meth:`aclose`. A closed client still answers, and can be entered again.
+
     ``warm``: whether ``async with`` loads web_search's modules and makes the engine pools
     (else the first search does, within its deadline, or :meth:`warm_up`).
     """
@@ -109,6 +116,11 @@ class Client:
         observer: Observer = NOBODY,
         warm: bool = True,
     ):
+        if config is not None and not isinstance(config, Config):
+            raise TypeError(
+                f"Client takes a Config, such as rypsok.load_config(path), not "
+                f"{type(config).__name__}"
+            )
         self.config = config or load_config()
         log_engines_not_offered(self.config)
         self._clock = clock
@@ -241,7 +253,9 @@ class Client:
         language: str | None = None,
         time_range: str | None = None,
     ) -> SearchResponse:
-        """``None`` (the default) for an argument means the caller did not give it."""
+        """web_search with this client's configuration, limits and engine pools; the
+        arguments, the answer and the errors are as for :func:`rypsok.search`. ``None``
+        (the default) for an argument means the caller did not give it."""
         arguments = given(
             query=query,
             category=category,
@@ -255,12 +269,15 @@ class Client:
     async def fetch(
         self, url: str, *, max_chars: int | None = None, start_char: int | None = None
     ) -> FetchResponse:
-        """``None`` (the default) for an argument means the caller did not give it."""
+        """web_fetch with this client's configuration; the arguments, the answer and the
+        errors are as for :func:`rypsok.fetch`. ``None`` (the default) for an argument means
+        the caller did not give it."""
         arguments = given(url=url, max_chars=max_chars, start_char=start_char)
         request = validate.fetch_request(arguments, self.config)
         return await self._limited("web_fetch", self._fetch, request)
 
     async def engine_status(self) -> StatusResponse:
+        """engine_status of this client's engines, as for :func:`rypsok.engine_status`."""
         return await self._limited("engine_status", self._engine_status)
 
     async def search_with_timeline(

@@ -130,6 +130,11 @@ class ToolError(Exception):
     def __repr__(self) -> str:
         return f"ToolError({self.kind!r}, {self.message!r}, {self.detail!r})"
 
+    def __reduce__(self):
+        """Pickled and copied whole (a process pool sends it back to its caller); the
+        default rebuilds an exception from ``args``, here the message alone."""
+        return type(self), (self.kind, self.message, self.detail), self.__dict__
+
 
 # invalid_request
 
@@ -160,6 +165,16 @@ def query_length(minimum: int, maximum: int, given_text: bool = True) -> ToolErr
         f"query must be {bound} after trimming"
         if given_text
         else f"query must be a string of {bound}",
+        {"parameter": "query", "min": minimum, "max": maximum},
+    )
+
+
+def query_not_unicode(minimum: int, maximum: int) -> ToolError:
+    """A query holding a lone surrogate (U+D800 to U+DFFF): a Python string can, no engine
+    request can carry it. The MCP transports refuse one as they read the JSON escape."""
+    return ToolError(
+        "invalid_request",
+        "query must be Unicode text; it holds a lone surrogate (\\ud800 to \\udfff)",
         {"parameter": "query", "min": minimum, "max": maximum},
     )
 

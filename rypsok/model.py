@@ -100,9 +100,14 @@ class StatusResponse:
     engines: list[EngineState]
     notices: list[Notice] = field(default_factory=list)
 
+    @property
+    def outcome(self) -> str:
+        """Always ``ok``, as the response's JSON says (a refusal raises ToolError)."""
+        return "ok"
+
     def to_json(self) -> dict[str, Any]:
         return {
-            "outcome": "ok",
+            "outcome": self.outcome,
             "notices": [n.to_json() for n in self.notices],
             "engines": [e.to_json() for e in self.engines],
         }
@@ -117,9 +122,15 @@ class FetchResponse:
     next_start_char: int | None
     notices: list[Notice] = field(default_factory=list)
 
+    @property
+    def outcome(self) -> str:
+        """Always ``ok``, as the response's JSON says (a refusal raises ToolError; a partial
+        read is the ``extraction_partial`` notice)."""
+        return "ok"
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "outcome": "ok",
+            "outcome": self.outcome,
             "notices": [n.to_json() for n in self.notices],
             "url": self.url,
             "title": self.title,

@@ -89,6 +89,18 @@ def _shows_nothing(query: str) -> bool:
     return shows_nothing(query)
 
 
+def is_unicode(text: str) -> bool:
+    """Whether ``text`` holds no lone surrogate (UTF-8 can encode it); JSON can escape
+    one, and a Python string can hold one."""
+    if text.isascii():
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def search_request(arguments: dict[str, Any], config: Config) -> SearchRequest:
     arguments = _given(arguments, schemas.search_input(config), ALSO_ACCEPTED)
     if "query" not in arguments:
@@ -99,6 +111,8 @@ def search_request(arguments: dict[str, Any], config: Config) -> SearchRequest:
     limit = config.search.max_query_chars
     if not isinstance(raw_query, str):
         raise errors.query_length(bounds.MIN_QUERY_CHARS, limit, given_text=False)
+    if not is_unicode(raw_query):
+        raise errors.query_not_unicode(bounds.MIN_QUERY_CHARS, limit)
     query = raw_query.strip()
     if not bounds.MIN_QUERY_CHARS <= len(query) <= limit or _shows_nothing(query):
         raise errors.query_length(bounds.MIN_QUERY_CHARS, limit)

@@ -158,6 +158,9 @@ class EngineServer:
         class Threading(socketserver.ThreadingMixIn, http.server.HTTPServer):
             daemon_threads = True
             allow_reuse_address = True
+            request_queue_size = 128
+            """socketserver's listen backlog is 5: a burst of connections beyond it had
+            their SYNs dropped and retried a second later, past a test's deadline."""
 
             def handle_error(self, request: object, client_address: object) -> None:
                 """A client that hung up (rypsok stopping a bomb or a call at its deadline)

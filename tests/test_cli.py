@@ -6,6 +6,7 @@ import json
 import os
 import pty
 import re
+import signal
 import subprocess
 
 import pytest
@@ -15,6 +16,7 @@ from tests.conftest import config_data
 from tests.engine_servers import Play, json_play
 from tests.mcp_harness import ROOT, write_toml
 from tests.server_fork import rypsok_command
+from tests.test_http_cancel import HangingServer
 
 
 def run(*argv: str) -> subprocess.CompletedProcess:
@@ -205,3 +207,62 @@ def test_commands_at_the_keyboard_log_warnings_only_unless_asked(config_path):
     assert [entry["event"] for entry in log_lines(refused.stderr)] == ["refused"]  # a warning
     assert run("status", "--config", config_path, "--log-level", "debug").returncode == 0
     assert run("status", "--config", config_path, "--log-level", "loud").returncode == 2
+
+
+@pytest.mark.parametrize("command", ["probe", "fetch"])
+def test_ctrl_c_at_the_keyboard_ends_the_work_with_130_and_no_traceback(tmp_path, command):
+    """Interrupted while an engine or a page keeps it waiting: the request is closed, the
+    status is 128 + SIGINT as a shell reports it, and stderr holds one line, no trace."""
+    with HangingServer() as hanging:
+        data = {
+            "search": {"deadline_ms": 60000},
+            "fetch": {
+                "allow_http": True,
+                "allow_networks": [f"{hanging.address}/32"],
+                "ports": [hanging.port],
+            },
+            "engines": {"wikipedia": {"endpoint": hanging.endpoint("/w")}},
+        }
+        config = str(write_toml(data, tmp_path / "rypsok.toml"))
+        what = (
+            ["--engines", "wikipedia", "query"] if command == "probe" else [hanging.endpoint("/")]
+        )
+        process = subprocess.Popen(
+            rypsok_command(command, "--config", config, *what),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+            env=without_colour_settings(),
+        )
+        assert hanging.opened.wait(30), "the request never came"
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=30)
+        assert hanging.closed_at, "the request was left open"
+    assert (process.returncode, out, err) == (130, "", "rypsok: interrupted\n")
+
+
+def test_every_command_and_option_says_what_it_is_and_usage_errors_are_2(capsys):
+    from rypsok.__main__ import _parser, main
+    from rypsok.version import __version__
+
+    parser = _parser()
+    commands = next(a for a in parser._actions if a.dest == "command").choices
+    assert list(commands) == ["serve", "probe", "fetch", "status"]
+    for name, command in commands.items():
+        for action in command._actions:
+            assert action.help, f"rypsok {name} {action.dest} has no help"
+    for argv, status in (
+        (["--version"], 0),
+        (["--help"], 0),
+        (["probe", "--help"], 0),
+        (["probe"], 2),  # no query
+        (["fetch", "https://example.org/", "--max-chars", "many"], 2),
+        (["--config", "x.toml"], 2),  # --config goes after the command
+    ):
+        with pytest.raises(SystemExit) as exited:
+            main(argv)
+        assert exited.value.code == status, argv
+    out = capsys.readouterr().out
+    assert out.startswith(f"rypsok {__version__}\n")
+    assert "rypsok probe --config PATH QUERY" in out

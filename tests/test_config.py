@@ -173,6 +173,23 @@ def test_bad_configuration_names_the_key(data, key):
     assert key in str(raised.value)
 
 
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"search": {"deadline_ms": 1e3}}, "must be an integer of at least 1, not float"),
+        ({"state": {"timeout_ms": "20"}}, "must be an integer from 1 to 100, not str"),
+        ({"fetch": {"ports": [80.0]}}, "must be an integer from 1 to 65535, not float"),
+        ({"breaker": {"cooldown_s": True}}, "must be a number of at least 0.001, not bool"),
+        ({"search": {"deadline_ms": 0}}, "must be at least 1"),
+    ],
+)
+def test_a_number_of_the_wrong_type_is_told_what_is_allowed(data, message):
+    """DECISIONS.md: the message names the key and the allowed values, a wrong type too."""
+    with pytest.raises(ConfigError) as raised:
+        config_from_dict(data, env={})
+    assert raised.value.problem == message
+
+
 def test_lookup_order(tmp_path):
     explicit = tmp_path / "explicit.toml"
     explicit.write_text("[search]\ndeadline_ms = 1000\n")
@@ -187,6 +204,91 @@ def test_lookup_order(tmp_path):
     del env["RYPSOK_CONFIG"]
     assert load_config(None, env).search.deadline_ms == 3000
     assert load_config(None, {"XDG_CONFIG_HOME": str(tmp_path / "none")}).search.deadline_ms == 2500
+
+
+def test_a_bad_key_names_the_file_it_was_read_from(tmp_path):
+    """The operator may not know which file was read ($RYPSOK_CONFIG, or the XDG file):
+    the message names it, beside the key."""
+    xdg = tmp_path / "xdg" / "rypsok"
+    xdg.mkdir(parents=True)
+    found = xdg / "config.toml"
+    found.write_text('[search]\ninstruction_like = "flag"\n')
+    for env in ({"XDG_CONFIG_HOME": str(tmp_path / "xdg")}, {"RYPSOK_CONFIG": str(found)}):
+        with pytest.raises(ConfigError) as raised:
+            load_config(None, env)
+        assert (raised.value.key, raised.value.file) == ("search.instruction_like", str(found))
+        assert str(raised.value) == (
+            f'configuration key search.instruction_like: must be one of "keep", "drop" (in {found})'
+        )
+    # a variable's own problem is not told as a key of the file
+    env = {"RYPSOK_CONFIG": str(found), "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc"}
+    found.write_text("")
+    with pytest.raises(ConfigError) as raised:
+        load_config(None, env)
+    assert (raised.value.key, raised.value.file) == ("OTEL_EXPORTER_OTLP_PROTOCOL", None)
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        (None, "does not exist"),
+        ("directory", "is a directory, not a file"),
+        (
+            b"[search]\ndeadline_ms = 100\n# caf\xe9\n",
+            "is not UTF-8 text: byte 0xe9 at line 3, column 6",
+        ),
+        (b"\xff\xfe[\x00s\x00", "is not UTF-8 text: byte 0xff at line 1, column 1"),
+        (
+            b"[search]\ndeadline_ms = 1\ndeadline_ms = 2\n",
+            "is not valid TOML: Cannot overwrite a value (at line 3, column 16)",
+        ),
+        (
+            b"[search]\n[fetch]\n[search]\n",
+            "is not valid TOML: Cannot declare ('search',) twice (at line 3, column 8)",
+        ),
+    ],
+)
+def test_a_file_that_cannot_be_read_is_named_with_what_named_it(tmp_path, content, problem):
+    """The file and what named it (--config or RYPSOK_CONFIG; the XDG file is found where it
+    is looked for), with the line and column where the bytes are not UTF-8 or the text is
+    not TOML."""
+    xdg = tmp_path / "xdg" / "rypsok"
+    xdg.mkdir(parents=True)
+    path = xdg / "config.toml"
+    if content == "directory":
+        path.mkdir()
+    elif content is not None:
+        path.write_bytes(content)
+    ways = [
+        (str(path), {}, "--config", " (named by --config)"),
+        (None, {"RYPSOK_CONFIG": str(path)}, "RYPSOK_CONFIG", " (named by RYPSOK_CONFIG)"),
+    ]
+    if content not in (None, "directory"):  # the XDG file is read only where it is a file
+        ways.append((None, {"XDG_CONFIG_HOME": str(tmp_path / "xdg")}, "", ""))
+    for explicit, env, key, named in ways:
+        with pytest.raises(ConfigError) as raised:
+            load_config(explicit, env)
+        assert (raised.value.key, raised.value.file) == (key, str(path))
+        assert str(raised.value) == f"configuration file {path}{named} {problem}"
+
+
+def test_a_byte_order_mark_an_empty_file_and_a_path_object_are_read(tmp_path):
+    marked = tmp_path / "marked.toml"
+    marked.write_bytes(b"\xef\xbb\xbf[search]\ndeadline_ms = 1000\n")  # Notepad's UTF-8
+    assert load_config(str(marked), {}).search.deadline_ms == 1000
+    assert load_config(marked, {}).search.deadline_ms == 1000
+    empty = tmp_path / "empty.toml"
+    empty.write_bytes(b"")
+    assert load_config(str(empty), {}) == config_from_dict({}, env={}, source=str(empty))
+
+
+def test_an_empty_config_path_is_refused_not_skipped(tmp_path):
+    """``--config ""`` (a variable that expanded to nothing) is not the defaults."""
+    from_env = tmp_path / "env.toml"
+    from_env.write_text("[search]\ndeadline_ms = 2000\n")
+    with pytest.raises(ConfigError) as raised:
+        load_config("", {"RYPSOK_CONFIG": str(from_env)})
+    assert str(raised.value) == "configuration key --config: must name a file, not an empty path"
 
 
 def test_missing_or_broken_file_is_a_config_error(tmp_path):
@@ -209,6 +311,7 @@ def test_cli_refuses_bad_config_with_exit_2_and_no_traceback(tmp_path, command):
     assert done.returncode == 2
     assert "search.instruction_like" in done.stderr
     assert '"keep"' in done.stderr and '"drop"' in done.stderr
+    assert done.stderr.rstrip().endswith(f"(in {bad})")
     assert "Traceback" not in done.stderr
     assert done.stdout == ""
 
@@ -224,3 +327,20 @@ def test_cli_refuses_an_unwritable_log_path(tmp_path):
     )
     assert done.returncode == 2
     assert "log.path" in done.stderr and "Traceback" not in done.stderr
+    assert done.stderr.rstrip().endswith(f"(in {bad})")
+
+
+def test_the_configuration_page_lists_every_variable_rypsok_reads():
+    """An operator looks for the variable names in one table: each engine's default
+    credential variable, the lookup's and the telemetry's."""
+    from rypsok.engines.registry import ENGINE_IDS, engine_module
+
+    page = CONFIGURATION_DOC.read_text(encoding="utf-8")
+    section = page.split("## Environment variables", 1)[1].split("\n## ", 1)[0]
+    listed = set(re.findall(r"`([A-Z][A-Z0-9_]+)`", section))
+    credentials = {engine_module(e).INFO.credential_env for e in ENGINE_IDS} - {None}
+    assert credentials <= listed, credentials - listed
+    sections_source = (CONFIGURATION_DOC.parent.parent / "rypsok/config/sections.py").read_text()
+    telemetry = set(re.findall(r'"(OTEL_[A-Z_]+)"', sections_source))
+    assert telemetry and telemetry <= listed, telemetry - listed
+    assert {"RYPSOK_CONFIG", "XDG_CONFIG_HOME", "NO_COLOR", "FORCE_COLOR"} <= listed

@@ -79,6 +79,7 @@ def test_both_pass_twine_check_and_the_sdist_holds_what_the_wheel_needs(dists):
         metadata = email.message_from_bytes(wheel.read(f"rypsok-{__version__}.dist-info/METADATA"))
         entry_points = wheel.read(f"rypsok-{__version__}.dist-info/entry_points.txt").decode()
     assert sorted(name for name in names if name.startswith("rypsok/")) == PACKAGE_FILES
+    assert "rypsok/py.typed" in names  # PEP 561: type checkers read the library's hints
     assert f"rypsok-{__version__}.dist-info/licenses/LICENSE" in names
     assert metadata["Version"] == __version__
     assert metadata["License-Expression"] == "MIT"

@@ -312,17 +312,18 @@ print(status, sorted(name for name in serving if name in sys.modules))
 
 
 @pytest.mark.parametrize(
-    ("argv", "key"),
+    ("argv", "said"),
     [
-        (["serve", "--http", "nonsense"], "--http"),
-        (["serve", "--http", "0.0.0.0:8080"], "server.tokens_env"),  # open to all, no tokens
-        (["serve", "--config", "/no/such/rypsok.toml"], "--config"),
+        (["serve", "--http", "nonsense"], "configuration key --http: "),
+        # open to all, no tokens
+        (["serve", "--http", "0.0.0.0:8080"], "configuration key server.tokens_env: "),
+        (["serve", "--config", "/no/such/rypsok.toml"], "configuration file /no/such/rypsok.toml "),
     ],
 )
-def test_a_refusal_to_serve_loads_nothing_serving_needs(argv, key):
+def test_a_refusal_to_serve_loads_nothing_serving_needs(argv, said):
     """Arguments and configuration are checked before Trio, the mcp SDK or Hypercorn load."""
     done = subprocess.run(
         [sys.executable, "-c", REFUSAL, *argv], capture_output=True, text=True, cwd=ROOT
     )
     assert done.stdout == "2 []\n", done.stderr
-    assert done.stderr.startswith(f"rypsok: configuration key {key}: "), done.stderr
+    assert done.stderr.startswith(f"rypsok: {said}"), done.stderr

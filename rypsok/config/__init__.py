@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rypsok.config.checks import ConfigError, read_table
+from rypsok.config.checks import ConfigError, ConfigFileError, read_table
 from rypsok.config.engines import EngineConfig, read_engines
 from rypsok.config.sections import (
     LOG_LEVELS,
@@ -52,6 +52,7 @@ __all__ = [
     "CacheConfig",
     "Config",
     "ConfigError",
+    "ConfigFileError",
     "EngineConfig",
     "FetchConfig",
     "LimitsConfig",
@@ -162,29 +163,79 @@ def config_from_dict(
     )
 
 
-def config_path(explicit: str | None, env: Mapping[str, str]) -> Path | None:
+def config_path(explicit: str | os.PathLike[str] | None, env: Mapping[str, str]) -> Path | None:
     """--config, else $RYPSOK_CONFIG, else the XDG file if it exists, else None."""
-    if explicit:
-        return Path(explicit)
+    return _located(explicit, env)[0]
+
+
+def _located(
+    explicit: str | os.PathLike[str] | None, env: Mapping[str, str]
+) -> tuple[Path | None, str]:
+    """The file to read and what named it, the key a problem with the file is told under:
+    ``--config``, ``RYPSOK_CONFIG``, or "" for the XDG file."""
+    if explicit is not None:
+        if not os.fspath(explicit):
+            raise ConfigError("--config", "must name a file, not an empty path")
+        return Path(explicit), "--config"
     if env.get("RYPSOK_CONFIG"):
-        return Path(env["RYPSOK_CONFIG"])
+        return Path(env["RYPSOK_CONFIG"]), "RYPSOK_CONFIG"
     base = env.get("XDG_CONFIG_HOME") or str(Path(env.get("HOME", "~")).expanduser() / ".config")
     candidate = Path(base) / "rypsok" / "config.toml"
-    return candidate if candidate.is_file() else None
+    return (candidate if candidate.is_file() else None), ""
 
 
-def load_config(path: str | None = None, env: Mapping[str, str] | None = None) -> Config:
-    """Read the configuration by the documented lookup order; raise ConfigError if it is bad."""
+def _line_and_column(data: bytes, offset: int) -> str:
+    """Where byte ``offset`` is, as an editor counts (the column in bytes)."""
+    line = data.count(b"\n", 0, offset) + 1
+    column = offset - (data.rfind(b"\n", 0, offset) + 1) + 1
+    return f"line {line}, column {column}"
+
+
+def read_toml(path: Path, key: str) -> dict[str, Any]:
+    """The file parsed as TOML, or a ConfigFileError naming the file, what named it
+    (``key``) and, for bytes that are not UTF-8 or text that is not TOML, the line and
+    column. A UTF-8 byte order mark (Windows editors write one) is read past: it is no part
+    of the text."""
+
+    def refused(problem: str) -> ConfigFileError:
+        return ConfigFileError(key, problem, file=str(path))
+
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise refused("does not exist") from None
+    except IsADirectoryError:
+        raise refused("is a directory, not a file") from None
+    except PermissionError:
+        raise refused("cannot be read: permission denied") from None
+    except OSError as exc:
+        raise refused(f"cannot be read: {exc.strerror or type(exc).__name__}") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        where = _line_and_column(exc.object, exc.start)  # the bytes after a BOM
+        raise refused(f"is not UTF-8 text: byte 0x{exc.object[exc.start]:02x} at {where}") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise refused(f"is not valid TOML: {exc}") from None
+
+
+def load_config(
+    path: str | os.PathLike[str] | None = None, env: Mapping[str, str] | None = None
+) -> Config:
+    """The configuration: the file ``path`` names, else the one ``$RYPSOK_CONFIG`` names,
+    else ``$XDG_CONFIG_HOME/rypsok/config.toml`` (or ``~/.config/rypsok/config.toml``) if it
+    exists, else the defaults. Credentials are read from ``env`` (default: os.environ).
+
+    Raises ConfigError, naming the key (and the file), for a file that cannot be read, is not
+    TOML, or holds an unknown key or a bad value."""
     env = os.environ if env is None else env
-    found = config_path(path, env)
+    found, key = _located(path, env)
     if found is None:
         return config_from_dict({}, env)
+    data = read_toml(found, key)
     try:
-        data = tomllib.loads(found.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError("--config", f"no such file: {found}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError("--config", f"cannot read {found}: {exc.__class__.__name__}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError("--config", f"{found} is not valid TOML: {exc}") from None
-    return config_from_dict(data, env, source=str(found))
+        return config_from_dict(data, env, source=str(found))
+    except ConfigError as exc:
+        raise exc.read_from(str(found)) from None

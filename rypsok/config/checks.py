@@ -16,17 +16,55 @@ ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 class ConfigError(Exception):
-    """A configuration key is unknown or has a bad value; the message names the key."""
+    """A configuration key is unknown or has a bad value; the message names the key, and
+    ``file``, when set, the file the key was read from (``--config``, ``$RYPSOK_CONFIG`` or
+    the XDG file: an operator may not know which one was read)."""
 
-    def __init__(self, key: str, problem: str):
-        super().__init__(f"configuration key {key}: {problem}")
+    def __init__(self, key: str, problem: str, file: str | None = None):
+        super().__init__(key, problem)
         self.key = key
+        self.problem = problem
+        self.file = file
+
+    def __reduce__(self):
+        return type(self), (self.key, self.problem, self.file)
+
+    def read_from(self, file: str) -> ConfigError:
+        """This error, naming ``file`` when its key is one of the file's (lower-case, as
+        ``search.deadline_ms``; not ``--config`` nor an environment variable)."""
+        if self.file is None and self.key[:1].islower():
+            self.file = file
+        return self
+
+    def __str__(self) -> str:
+        said = f"configuration key {self.key}: {self.problem}"
+        return f"{said} (in {self.file})" if self.file else said
+
+
+class ConfigFileError(ConfigError):
+    """The configuration file cannot be read or is not TOML: ``file`` is its path, ``key``
+    what named it (``--config`` or ``RYPSOK_CONFIG``; empty for the XDG file, found where
+    it is looked for), ``problem`` what is wrong with it."""
+
+    def __str__(self) -> str:
+        named = f" (named by {self.key})" if self.key else ""
+        return f"configuration file {self.file}{named} {self.problem}"
+
+
+def _bounds(minimum: float | None, maximum: float | None) -> str:
+    """What a number key allows, for a value of the wrong type: " from 1 to 100"."""
+    if minimum is not None and maximum is not None:
+        return f" from {minimum} to {maximum}"
+    if minimum is not None:
+        return f" of at least {minimum}"
+    return f" of at most {maximum}" if maximum is not None else ""
 
 
 def integer(minimum: int | None = None, maximum: int | None = None):
     def check(key: str, value: Any) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ConfigError(key, f"must be an integer, not {type(value).__name__}")
+            allowed = _bounds(minimum, maximum)
+            raise ConfigError(key, f"must be an integer{allowed}, not {type(value).__name__}")
         if minimum is not None and value < minimum:
             raise ConfigError(key, f"must be at least {minimum}")
         if maximum is not None and value > maximum:
@@ -39,7 +77,8 @@ def integer(minimum: int | None = None, maximum: int | None = None):
 def number(minimum: float):
     def check(key: str, value: Any) -> float:
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise ConfigError(key, f"must be a number, not {type(value).__name__}")
+            allowed = _bounds(minimum, None)
+            raise ConfigError(key, f"must be a number{allowed}, not {type(value).__name__}")
         if not math.isfinite(value):
             # TOML spells nan and inf; a nan compares false with every bound and would pass.
             raise ConfigError(key, f"must be a finite number, not {value}")

@@ -34,6 +34,7 @@ from pydantic import ValidationError
 from rypsok import errors
 from rypsok.fast_json import has_long_digit_run
 from rypsok.serve_stdio import long_line
+from rypsok.validate import is_unicode
 
 MAX_LINE_BYTES = 1 << 20
 """A longer line is not read: it is skipped up to its LF and answered under the id found at
@@ -329,16 +330,6 @@ class Found:
     in_name: bool = False
 
 
-def _is_unicode(text: str) -> bool:
-    if text.isascii():
-        return True
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 def first_unreadable(value: Any, depth: int = 1) -> Found | None:
     """Walk ``value`` (at ``depth`` in the message) in document order, without recursion."""
     stack: list[tuple[tuple[str | int, ...], Any, int]] = [((), value, depth)]
@@ -347,7 +338,7 @@ def first_unreadable(value: Any, depth: int = 1) -> Found | None:
         if isinstance(item, Unreadable):
             return Found(path, item)
         if isinstance(item, str):
-            if not _is_unicode(item):
+            if not is_unicode(item):
                 return Found(path, "surrogate")
             continue
         if not isinstance(item, dict | list):
@@ -356,7 +347,7 @@ def first_unreadable(value: Any, depth: int = 1) -> Found | None:
             return Found(path, Unreadable.DEEP)
         if isinstance(item, dict):
             for key in item:
-                if not _is_unicode(key):
+                if not is_unicode(key):
                     return Found((*path, key), "surrogate_name", in_name=True)
             children: Iterator[tuple[str | int, Any]] = iter(item.items())
         else:
@@ -414,7 +405,7 @@ def tool_call_rejection(
 def _rerouted(message: dict[str, Any], params: dict[str, Any]) -> types.JSONRPCRequest:
     """The tools/call the SDK is given when rypsok answers it with an error: its name and _meta only."""
     name = params.get("name")
-    clean: dict[str, Any] = {"name": name if isinstance(name, str) and _is_unicode(name) else ""}
+    clean: dict[str, Any] = {"name": name if isinstance(name, str) and is_unicode(name) else ""}
     meta = params.get("_meta")
     if isinstance(meta, dict) and first_unreadable(meta, depth=3) is None:
         try:
@@ -535,7 +526,7 @@ def _judge_reply(message: dict[str, Any]) -> Verdict:
 def _where(found: Found) -> str:
     """The member of the message that holds ``found``, named only when it is short plain text."""
     names = [str(part) for part in found.path[: 1 if found.in_name else 2]]
-    if names and all(len(n) <= 40 and _is_unicode(n) for n in names):
+    if names and all(len(n) <= 40 and is_unicode(n) for n in names):
         return ".".join(names)
     return "the message"
 
