@@ -9,6 +9,8 @@ defaults below are the spec's, lowered to the ceiling when the operator set it l
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 MIN_QUERY_CHARS = 1
 """The shortest query, after trimming (the longest is ``[search] max_query_chars``)."""
 MIN_MAX_RESULTS = 1
@@ -26,6 +28,7 @@ MAX_START_CHAR = 2**31 - 1
 """The largest ``start_char`` (a 32-bit signed integer, what every client can send)."""
 
 DEFAULT_MAX_RESULTS = 5
+DEFAULT_CATEGORY = "general"
 
 MAX_TITLE_CHARS = 150
 """A result's or a page's title, after cleaning."""
@@ -51,3 +54,12 @@ def default_max_results(ceiling: int) -> int:
 def default_max_chars(ceiling: int) -> int:
     """``max_chars`` when a call names none: 3000, or the configured ceiling when lower."""
     return min(DEFAULT_MAX_CHARS, ceiling)
+
+
+def default_category(served: Sequence[str]) -> str:
+    """``category`` when a call names none: general; where no enabled engine serves general,
+    the first category served (in the spec's order), so that a call without one searches
+    what the schema offers instead of failing on a parameter its caller never gave."""
+    if DEFAULT_CATEGORY in served or not served:
+        return DEFAULT_CATEGORY
+    return served[0]

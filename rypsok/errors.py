@@ -247,10 +247,14 @@ def missing_parameter(
     )
 
 
-def url_too_long(maximum: int) -> ToolError:
+def url_too_long(maximum: int, *, once_encoded: bool = False) -> ToolError:
+    """``once_encoded``: the URL is within the bound as sent, its request form is not."""
+    message = f"url must be at most {maximum} characters"
+    if once_encoded:
+        message += " once percent-encoded (each non-ASCII character is 3 to 12); shorten it"
     return ToolError(
         "invalid_request",
-        f"url must be at most {maximum} characters",
+        message,
         {"parameter": "url", "min": MIN_URL_CHARS, "max": maximum},
     )
 
@@ -258,7 +262,7 @@ def url_too_long(maximum: int) -> ToolError:
 def url_unreadable(error: URLError) -> ToolError:
     """A URL rypsok's reader refused, as the spec's invalid_request for ``url``."""
     if error.max_length is not None:
-        return url_too_long(error.max_length)
+        return url_too_long(error.max_length, once_encoded=error.once_encoded)
     return url_malformed(error.why)
 
 
@@ -432,7 +436,8 @@ def engines_resting(retry_after_ms: int, *, budgets_too: bool) -> ToolError:
     )
     return ToolError(
         "unavailable",
-        f"every engine for this search is {why}; the first is back in {retry_after_ms} ms",
+        f"every engine for this search is {why}; the first is back in {retry_after_ms} ms: "
+        "retry later",
         {"reason": "rate_limited", "retry_after_ms": retry_after_ms},
         metric_reason="engines_resting",
     )
@@ -459,8 +464,7 @@ def unreadable_redirect() -> ToolError:
     redirect target that cannot be reached."""
     return ToolError(
         "unavailable",
-        "the site sent a redirect whose target cannot be read; check the URL or choose "
-        "another page",
+        "the site sent a redirect whose target cannot be read; choose another page or retry later",
         {"reason": "network"},
     )
 

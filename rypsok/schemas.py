@@ -19,11 +19,12 @@ define). bench/schema_portability.py compiles them with Ajv in strict mode.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
 
 from rypsok import bounds
 from rypsok.config import Config
-from rypsok.engines.base import TIME_RANGES
+from rypsok.engines.base import TIME_RANGES, FailureReason
+from rypsok.engines.registry import ENGINE_IDS
 
 NOTICE_CODES = [
     "engine_unavailable",
@@ -37,6 +38,13 @@ NOTICE_CODES = [
     "from_cache",
     "extraction_partial",
 ]
+NOTICE_REASONS: dict[str, tuple[str, ...]] = {
+    "engine_unavailable": get_args(FailureReason),
+    "engine_skipped": ("time_range", "language", "query_too_long", "cooldown", "rate_limited"),
+    "results_dropped": ("instruction_like_content", "url_too_long", "url_invalid"),
+}
+"""The codes that carry a reason, and each one's reasons (tools.md: notices come "all from
+fixed vocabularies")."""
 ERROR_KINDS = [
     "invalid_request",
     "denied",
@@ -50,8 +58,11 @@ NOTICE = {
     "type": "object",
     "properties": {
         "code": {"type": "string", "enum": NOTICE_CODES},
-        "engine": {"type": "string"},
-        "reason": {"type": "string"},
+        "engine": {"type": "string", "enum": list(ENGINE_IDS)},
+        "reason": {
+            "type": "string",
+            "enum": sorted({r for rs in NOTICE_REASONS.values() for r in rs}),
+        },
         "count": {"type": "integer", "minimum": 1},
     },
     "required": ["code"],
@@ -153,9 +164,11 @@ def search_input(config: Config) -> dict[str, Any]:
             {
                 "type": "string",
                 "enum": served,
-                "description": _describe("Which kind of engines to ask", when_null="general"),
+                "description": _describe(
+                    "Which kind of engines to ask", when_null=bounds.default_category(served)
+                ),
             },
-            "general",
+            bounds.default_category(served),
         )
     properties["max_results"] = _optional(
         {

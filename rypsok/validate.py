@@ -118,7 +118,7 @@ def search_request(arguments: dict[str, Any], config: Config) -> SearchRequest:
         raise errors.query_length(bounds.MIN_QUERY_CHARS, limit)
 
     served = config.served_categories()
-    category = arguments.get("category", "general")
+    category = arguments.get("category", bounds.default_category(served))
     if not served and category in CATEGORIES:
         raise errors.no_engine_enabled()
     if not isinstance(category, str) or category not in served:

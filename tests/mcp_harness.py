@@ -204,12 +204,61 @@ async def modern_client(
         yield client
 
 
+SPEC_NOTICES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    "engine_unavailable": (
+        frozenset({"engine", "reason"}),
+        frozenset(
+            {"timeout", "rate_limited", "blocked", "parse_failure", "auth_failure"}
+            | {"request_failure"}
+        ),
+    ),
+    "engine_skipped": (
+        frozenset({"engine", "reason"}),
+        frozenset({"time_range", "language", "query_too_long", "cooldown", "rate_limited"}),
+    ),
+    "results_dropped": (
+        frozenset({"reason", "count"}),
+        frozenset({"instruction_like_content", "url_too_long", "url_invalid"}),
+    ),
+    "from_cache": (frozenset({"engine"}), frozenset()),
+    "extraction_partial": (frozenset(), frozenset()),
+    **{
+        code: (frozenset({"count"}), frozenset())
+        for code in (
+            "snippet_truncated",
+            "title_truncated",
+            "characters_removed",
+            "instruction_like_content",
+            "credential_masked",
+        )
+    },
+}
+"""tools.md and reading-a-response.md: each notice code, the fields it carries besides
+``code``, and the reasons it may give (a fixed vocabulary per code)."""
+
+
+def assert_spec_notices(payload: dict[str, Any]) -> None:
+    """An answer is a response with an outcome or an error with a kind, never both; each
+    notice has exactly its code's fields, with a reason from that code's list."""
+    assert ("outcome" in payload) != ("error" in payload), payload
+    for notice in payload.get("notices", []):
+        fields, reasons = SPEC_NOTICES[notice["code"]]
+        assert set(notice) - {"code"} == fields, notice
+        if "reason" in fields:
+            assert notice["reason"] in reasons, notice
+        if "count" in fields:
+            assert type(notice["count"]) is int and notice["count"] >= 1, notice
+
+
 def structured(result: Any) -> dict[str, Any]:
-    """The structured content, checked to equal the JSON text block."""
+    """The structured content, checked to equal the JSON text block, to be an error exactly
+    when isError says so, and to give each notice as the spec writes it."""
     assert result.structured_content is not None
     texts = [c.text for c in result.content if getattr(c, "type", "") == "text"]
     assert len(texts) == 1
     assert json.loads(texts[0]) == result.structured_content
+    assert_spec_notices(result.structured_content)
+    assert ("error" in result.structured_content) == bool(result.is_error)
     return result.structured_content
 
 

@@ -136,11 +136,24 @@ def fetch_error(env: Env, url: str, *args: object, **kwargs: object) -> ToolErro
     return raised.value
 
 
+RETRYABLE = {"rate_limited", "busy", "deadline", "network", "all_failed"}
+"""reading-a-response.md: for these reasons, and http_status 408, 425, 429 or 5xx, retrying
+can help and the message ends "retry later"."""
+
+
 def assert_error(error: ToolError, kind: str, /, **detail: object) -> None:
     assert error.kind == kind, error
     for key, value in detail.items():
         assert error.detail.get(key) == value, (key, error)
     assert len(error.message) <= 200
+    if kind == "unavailable":
+        status = error.detail.get("status")
+        retryable = error.detail["reason"] in RETRYABLE or (
+            isinstance(status, int) and (status in (408, 425, 429) or status >= 500)
+        )
+        assert error.message.endswith("retry later") == retryable, error
+        if status is not None and not retryable:
+            assert "retrying the same URL will not help" in error.message, error
 
 
 def refusals(records: list[logging.LogRecord]) -> list[dict]:
@@ -163,6 +176,27 @@ def test_reads_a_page_as_markdown(env: Env) -> None:
     seen = env.plain.requests(host="a.test", path="/article")[-1]
     assert seen.headers["User-Agent"].startswith("rypsok/")
     assert env.plain.requests(host="a.test", path="/robots.txt")
+
+
+def test_meta_refresh_is_not_followed_and_scripts_are_not_run(env: Env) -> None:
+    """tools.md: "Scripts are not run and meta refresh is not followed"."""
+    env.plain.route(
+        "/refreshing",
+        html(
+            '<meta http-equiv="refresh" content="0; url=/elsewhere">'
+            "<p>The page that asks to be left.</p>"
+            "<script>document.write('<p>Written by a script.</p>');"
+            "fetch('/from-script');</script>"
+        ),
+    )
+    env.plain.route("/elsewhere", html("<p>The refresh target.</p>"))
+    response = fetch(env, env.url("/refreshing"))
+    assert response.url == env.url("/refreshing")
+    assert "The page that asks to be left." in response.content
+    assert "refresh target" not in response.content
+    assert "Written by a script" not in response.content and "fetch(" not in response.content
+    assert not env.plain.requests(path="/elsewhere")
+    assert not env.plain.requests(path="/from-script")
 
 
 def test_allowed_literal_address_and_asyncio(env: Env) -> None:
@@ -233,6 +267,21 @@ def test_url_too_long_and_malformed(env: Env) -> None:
         assert_error(fetch_error(env, bad), "invalid_request", parameter="url")
 
 
+def test_the_url_answered_is_within_2048_characters_once_percent_encoded(env: Env) -> None:
+    """tools.md: the answer is at most max_chars + 150 + 2048 characters plus the envelope;
+    url is the page read, as requested (percent-encoded), so that is what the bound holds."""
+    base = env.url("/")
+    count = (2048 - len(base)) // 6  # é is %C3%A9
+    env.plain.route("/" + "%C3%A9" * count, html("<p>A page with a long accented path.</p>"))
+    response = fetch(env, base + "\u00e9" * count)
+    assert response.url == base + "%C3%A9" * count and len(response.url) <= 2048
+    before = len(env.plain.requests(host="a.test"))
+    error = fetch_error(env, base + "\u00e9" * (count + 1))
+    assert_error(error, "invalid_request", parameter="url", min=1, max=2048)
+    assert "2048" in error.message
+    assert len(env.plain.requests(host="a.test")) == before  # refused before any request
+
+
 def test_max_chars_and_start_char_bounds(env: Env) -> None:
     url = env.url("/article")
     assert_error(fetch_error(env, url, 499), "invalid_request", parameter="max_chars", min=500)
@@ -264,6 +313,8 @@ def test_secrets_and_credentials_in_the_url(env: Env) -> None:
     assert_error(error, "denied", reason="secret_in_url", kind="github_token")
     assert error.detail["position"] == url.index(token)
     assert token not in error.message
+    # reading-a-response.md: the message gives the kind and the position, never the value
+    assert "github_token" in error.message and str(url.index(token)) in error.message
     url = f"http://alice:S3cr3tPassw0rd@a.test:{env.plain.port}/"
     error = fetch_error(env, url)
     assert_error(error, "denied", reason="secret_in_url", kind="password_in_url")
@@ -272,7 +323,9 @@ def test_secrets_and_credentials_in_the_url(env: Env) -> None:
         f"http://alice@a.test:{env.plain.port}/",
         f"http://alice:@a.test:{env.plain.port}/",
     ):
-        assert_error(fetch_error(env, url), "denied", reason="credential_in_url")
+        error = fetch_error(env, url)
+        assert_error(error, "denied", reason="credential_in_url")
+        assert "carries credentials" in error.message and "remove them" in error.message
     # credentials are judged before egress, and nothing was requested
     error = fetch_error(env, "http://alice:S3cr3tPassw0rd@127.0.0.1/")
     assert_error(error, "denied", reason="secret_in_url")
@@ -448,6 +501,9 @@ def test_redirect_to_another_host_is_returned(env: Env) -> None:
     error = fetch_error(env, env.url("/cross"))
     assert_error(error, "redirected", location=target)
     assert error.detail == {"location": target}
+    # reading-a-response.md: call web_fetch with location if that page is wanted
+    assert "web_fetch" in error.message and "detail.location" in error.message
+    assert target not in error.message  # external data stays in detail
     assert len(env.other.requests(path="/elsewhere")) == before
     response = fetch(env, env.url("/cross"), follow_redirects="any")
     assert response.url == target and "On the other host." in response.content
@@ -712,6 +768,9 @@ def test_http_status_answers(env: Env) -> None:
         (503, "Wed, 21 Oct 2026 07:28:00 GMT", None, "retry later"),
         (500, None, None, "retry later"),
         (408, "0", 0, "retry later"),
+        (425, "5", 5000, "retry later"),
+        (403, "5", None, "will not help"),
+        (599, None, None, "retry later"),
     ]
     for n, (status, retry_after, expected_ms, phrase) in enumerate(cases):
         headers = {"Retry-After": retry_after} if retry_after else {}
@@ -846,6 +905,8 @@ def test_paging(env: Env) -> None:
     error = fetch_error(env, env.url("/long.txt"), 1000, len(words))
     assert_error(error, "invalid_request", parameter="start_char", max=len(words) - 1)
     assert str(len(words)) in error.message
+    # tools.md: the page is fetched again for each call, a continuation too; never retained
+    assert len(env.plain.requests(host="a.test", path="/long.txt")) == 3
 
 
 def test_page_counts_scalar_values() -> None:

@@ -36,7 +36,7 @@ UNREADABLE = [
     "http://a]b/",
 ]
 PAGE_MESSAGE = (
-    "the site sent a redirect whose target cannot be read; check the URL or choose another page"
+    "the site sent a redirect whose target cannot be read; choose another page or retry later"
 )
 ROBOTS_MESSAGE = (
     "the site's robots.txt redirected to an address that cannot be read, so no page of the "
@@ -107,6 +107,8 @@ def assert_spec_shaped(found: FetchResponse | ToolError) -> None:
     if reasons is not None:
         assert found.detail["reason"] in reasons, found
     assert 0 < len(found.message) <= 200
+    if found.kind == "unavailable" and found.detail["reason"] != "http_status":
+        assert found.message.endswith("retry later"), found  # reading-a-response.md
     assert "internal error" not in found.message
 
 

@@ -42,6 +42,24 @@ def test_a_url_beyond_the_bound_is_refused_with_the_bound():
     assert read_url("https://example.org/" + "a" * 2028).target == "/" + "a" * 2028
 
 
+def test_the_bound_holds_for_the_url_requested_once_percent_encoded():
+    """tools.md: url at most 2048 characters, and web_fetch's answer at most max_chars + 150
+    + 2048 characters: the url answered is the URL requested, percent-encoded, so a URL
+    within the bound as sent but not once encoded is refused with the bound."""
+    prefix = "https://example.org/"
+    fits = prefix + "\u00e9" * ((2048 - len(prefix)) // 6)  # é is %C3%A9: 6 characters
+    assert len(read_url(fits).url()) <= 2048
+    for beyond in (fits + "\u00e9", prefix + '"' * 700, prefix + "?q=" + "<" * 700):
+        assert len(beyond) <= 2048
+        error = rejected(beyond)
+        assert error.kind == "invalid_request"
+        assert error.detail == {"parameter": "url", "min": 1, "max": 2048}
+        assert "2048" in error.message and "percent-encoded" in error.message
+        assert len(error.message) <= 200
+    # userinfo and the fragment are not requested, so they do not count
+    assert read_url("https://example.org/#" + "\u00e9" * 2000).url() == prefix
+
+
 def test_the_bound_is_configurable():
     assert rejected("https://example.org/abc", max_length=20).detail["max"] == 20
 

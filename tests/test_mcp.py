@@ -77,6 +77,26 @@ async def test_tool_list_follows_the_configuration(config_file, transport):
     assert fetch["url"]["maxLength"] == 2048
 
 
+async def test_the_default_category_is_general_or_else_the_first_served(config_file, engines):
+    """tools.md: category defaults to general, and only served categories are offered. Where
+    no enabled engine serves general, the default is the first category served (docs/tools.md),
+    so the schema's default is one of its values and a call without category searches it."""
+    engines.plays["wikipedia"] = json_play("wikipedia/search.json")
+    engines.plays["github"] = json_play("github/search.json")
+    engines.plays["stackexchange"] = json_play("stackexchange/search.json")
+    for enabled, default in ((CODE | {"wikipedia"}, "general"), (CODE, "code")):
+        engines.seen.clear()
+        async with session(config_file(enabled=enabled)) as client:
+            listed = tools_by_name(await client.list_tools())
+            result = await client.call_tool("web_search", {"query": "asyncio"})
+        category = listed["web_search"].input_schema["properties"]["category"]
+        assert category["default"] == default and default in category["anyOf"][0]["enum"]
+        assert category["description"].endswith(f"null or left out: {default}.")
+        assert structured(result)["outcome"] == "ok", structured(result)
+        asked = {seen.engine for seen in engines.seen}
+        assert asked == ({"wikipedia"} if default == "general" else CODE)
+
+
 async def test_languages_and_status_switch(config_file, transport):
     path = config_file(
         enabled={"wikipedia", "hackernews"},
@@ -145,7 +165,18 @@ async def test_errors_are_results_with_the_envelope_and_the_server_keeps_serving
             assert "parameter" in error["detail"]
             schema = tools.get(name, tools["web_search"]).output_schema
             assert_conforms(payload, schema)
+        example = await client.call_tool(
+            "web_search", {"query": "x", "category": "code", "max_results": 99}
+        )
         result = await client.call_tool("web_search", {"query": "asyncio", "category": "code"})
+    assert example.is_error  # tools.md's own example, to the letter
+    assert structured(example) == {
+        "error": {
+            "kind": "invalid_request",
+            "message": "max_results must be between 1 and 20",
+            "detail": {"parameter": "max_results", "min": 1, "max": 20},
+        }
+    }
     assert not result.is_error
     assert structured(result)["outcome"] == "ok"
 

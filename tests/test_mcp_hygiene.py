@@ -137,6 +137,7 @@ async def test_secret_in_query_is_denied_before_any_request(
     assert error["kind"] == "denied"
     assert error["detail"] == {"reason": "secret_in_query", "kind": "github_token", "position": 9}
     assert TOKEN not in json.dumps(payload)
+    assert "github_token" in error["message"] and "9" in error["message"]  # kind, position
     assert structured(second)["error"]["detail"]["position"] == 2
     assert engines.seen == []
     log = log_path.read_text()

@@ -129,9 +129,37 @@ async def test_per_minute_tool_limits(engines):
         await client.engine_status()
         with pytest.raises(ToolError) as raised:
             await client.engine_status()
-        assert raised.value.detail["reason"] == "rate_limited"
+        # tools.md: rate_limited and retry_after_ms, for engine_status as for the others
+        assert raised.value.detail == {"reason": "rate_limited", "retry_after_ms": 60_000}
+        assert raised.value.message.endswith("retry later")
         clock.now += 40
         await client.search("d", category="code")
+
+
+async def test_the_default_limits_are_60_searches_30_fetches_30_statuses_a_minute(engines):
+    """tools.md: "Per process: 60 web_search, 30 web_fetch and 30 engine_status calls per
+    minute by default". Searches are answered from the cache and fetches refused egress, so
+    the calls are quick; each still counts."""
+    clock = FakeClock()
+    engines.plays["github"] = json_play("github/search.json")
+    config = make_config(engines, {"github"}, cache={"enabled": True})
+    calls = {
+        "web_search": (60, lambda client: client.search("asyncio", category="code")),
+        "web_fetch": (30, lambda client: client.fetch("http://127.0.0.1/")),
+        "engine_status": (30, lambda client: client.engine_status()),
+    }
+    async with Client(config, clock=clock) as client:
+        for tool, (limit, call) in calls.items():
+            for _ in range(limit):
+                try:
+                    await call(client)
+                except ToolError as refused:  # the fetches: denied egress, never the limit
+                    assert (refused.kind, refused.detail) == ("denied", {"reason": "egress"})
+            with pytest.raises(ToolError) as raised:
+                await call(client)
+            assert raised.value.kind == "unavailable", tool
+            assert raised.value.detail == {"reason": "rate_limited", "retry_after_ms": 60_000}
+    assert len(engines.requests_for("github")) == 1
 
 
 async def test_concurrency_limit_answers_busy(engines):
@@ -147,6 +175,7 @@ async def test_concurrency_limit_answers_busy(engines):
                 outcomes.append((await client.search("asyncio", category="code")).outcome)
             except ToolError as exc:
                 outcomes.append(exc.detail)
+                assert exc.message.endswith("retry later")
 
         async with anyio.create_task_group() as group:
             group.start_soon(call, 0)

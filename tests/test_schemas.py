@@ -25,7 +25,7 @@ from rypsok.server import tool_list
 from tests.conftest import make_config
 from tests.engine_servers import json_play
 from tests.fetch_servers import Site, html, robots, running
-from tests.mcp_harness import session, structured, write_toml
+from tests.mcp_harness import SPEC_NOTICES, session, structured, write_toml
 
 pytestmark = pytest.mark.anyio
 
@@ -246,3 +246,18 @@ async def test_real_responses_validate_and_an_error_beside_one_does_not(engines)
     assert responses["web_fetch"].truncated is True
     assert responses["web_fetch"].next_start_char == 500
     assert all(result.engines for result in responses["web_search"].results)
+
+
+def test_notices_in_every_output_schema_come_from_the_spec_s_vocabularies():
+    """tools.md: a notice's code, engine and reason are "all from fixed vocabularies"."""
+    spec_reasons = set().union(*(reasons for _, reasons in SPEC_NOTICES.values()))
+    for label, schema in SCHEMAS.items():
+        if not label.endswith("/output"):
+            continue
+        notice = schema["properties"]["notices"]["items"]
+        properties = notice["properties"]
+        assert set(properties["code"]["enum"]) == set(SPEC_NOTICES), label
+        assert set(properties["reason"]["enum"]) == spec_reasons, label
+        assert properties["engine"]["enum"] == list(ENGINE_IDS), label
+        assert properties["count"] == {"type": "integer", "minimum": 1}, label
+        assert notice["required"] == ["code"] and notice["additionalProperties"] is False

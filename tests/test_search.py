@@ -132,6 +132,7 @@ async def test_deadline_when_no_engine_answers_in_time(engines, mode, enabled):
     assert raised.value.kind == "unavailable"
     assert raised.value.detail == {"reason": "deadline"}
     assert "no engine answered" in raised.value.message
+    assert raised.value.message.endswith("retry later")
 
 
 async def test_slow_engine_within_deadline_is_waited_for(engines):
@@ -308,7 +309,7 @@ async def test_cooldown_after_consecutive_failures_and_rate_limited_when_all_res
     assert "rate limit was reached" not in raised.value.message
     assert raised.value.message == (
         "every engine for this search is resting after failures; "
-        f"the first is back in {retry_after_ms} ms"
+        f"the first is back in {retry_after_ms} ms: retry later"
     )
     calls = {
         tuple(sorted(sample.labels.items())): sample.value
@@ -339,6 +340,7 @@ async def test_every_engine_resting_or_past_its_own_rate_says_both(engines):
         "every engine for this search is resting after failures or past their own rate; "
         "the first is back in "
     )
+    assert raised.value.message.endswith(" ms: retry later")  # reading-a-response.md
     assert raised.value.metric_reason == "engines_resting"
 
 

@@ -192,6 +192,12 @@ def test_a_url_longer_than_2048_characters_is_too_long():
     assert result_url_problem(long_url, POLICY) is None
     assert result_url_problem(long_url + "a", POLICY) == "url_too_long"
     assert result_url_problem("ftp://" + "a" * 3000, POLICY) == "url_too_long"
+    # web_fetch's bound is on the URL it requests: percent-encoding counts
+    for expands in ("\u00e9", '"', "{", "^", "`", "<"):
+        encoded = "https://example.com/" + expands * 1000
+        assert len(encoded) < MAX_URL_CHARS
+        assert result_url_problem(encoded, POLICY) == "url_too_long", expands
+    assert result_url_problem("https://example.com/" + "\u00e9" * 300, POLICY) is None
 
 
 @pytest.mark.parametrize(

@@ -297,7 +297,7 @@ class Fetcher:
             hop = read_reference(current.url(), location)
         except URLError:
             raise errors.unreadable_redirect() from None
-        if hop.userinfo or len(hop.url()) > bounds.MAX_URL_CHARS:
+        if hop.userinfo:
             raise errors.network()
         self._check_hop_scheme(hop)
         self._check_egress(hop)
