@@ -58,7 +58,7 @@ def model_removable(ch: str) -> bool:
         return ch not in "\t\n\r"
     if category == "Cf":
         return ch not in (ZWNJ, ZWJ) and ch not in CONCATENATION_MARKS
-    return ch in "\u3164\uffa0"
+    return category == "Cs" or ch in "\u3164\uffa0"
 
 
 def is_virama(ch: str) -> bool:
@@ -169,6 +169,7 @@ POOL = [
     "\U0001f3fd",
     "\U0001f3f4",
     *"\u00a9\u2764\u20e3\u0301\u4e00",
+    *"\ud800\ud83d\udfff",  # lone surrogates (half an emoji a JSON answer can escape)
 ]
 # Pieces that put joiners and selectors in and out of their allowed contexts when joined.
 FRAGMENTS = [
