@@ -12,6 +12,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 import tomllib
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -295,3 +296,22 @@ async def post_mcp(
     body = message if isinstance(message, bytes) else json.dumps(message).encode()
     async with httpx.AsyncClient(trust_env=False, timeout=30) as http:
         return await http.post(f"{base}/mcp", content=body, headers=sent)
+
+
+def read_until_closed(sock: socket.socket, within_s: float) -> tuple[bytes, bool]:
+    """What the server sent on a raw socket within ``within_s``, and whether it closed the
+    connection."""
+    received = b""
+    deadline = time.monotonic() + within_s
+    while (left := deadline - time.monotonic()) > 0:
+        sock.settimeout(left)
+        try:
+            chunk = sock.recv(65536)
+        except TimeoutError:
+            return received, False
+        except ConnectionResetError:
+            return received, True
+        if not chunk:
+            return received, True
+        received += chunk
+    return received, False

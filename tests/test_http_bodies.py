@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import socket
-import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +26,7 @@ from tests.mcp_harness import (
     free_port,
     http_server,
     post_mcp,
+    read_until_closed,
     rpc_call,
     structured,
     write_toml,
@@ -237,24 +237,6 @@ def post_head(port: int, length: int) -> bytes:
         f"Content-Length: {length}",
     ]
     return ("\r\n".join(lines) + "\r\n\r\n").encode()
-
-
-def read_until_closed(sock: socket.socket, within_s: float) -> tuple[bytes, bool]:
-    """What the server sent within ``within_s``, and whether it closed the connection."""
-    received = b""
-    deadline = time.monotonic() + within_s
-    while (left := deadline - time.monotonic()) > 0:
-        sock.settimeout(left)
-        try:
-            chunk = sock.recv(65536)
-        except TimeoutError:
-            return received, False
-        except ConnectionResetError:
-            return received, True
-        if not chunk:
-            return received, True
-        received += chunk
-    return received, False
 
 
 def answer_of(received: bytes) -> tuple[bytes, dict[bytes, bytes], Any]:

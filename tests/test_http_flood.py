@@ -20,7 +20,7 @@ from rypsok.config import config_from_dict
 from rypsok.serve_http.listen import MIN_CONNECTIONS, connection_limit, descriptor_reserve
 from tests.conftest import config_data
 from tests.engine_servers import json_play
-from tests.mcp_harness import MCP_HEADERS, http_server, rpc_call, write_toml
+from tests.mcp_harness import MCP_HEADERS, http_server, read_until_closed, rpc_call, write_toml
 
 pytestmark = pytest.mark.anyio
 
@@ -63,23 +63,6 @@ def held_connections(port: int) -> Iterator[tuple[list[socket.socket], list[sock
         yield slow, bodiless
 
 
-def answered_and_closed(sock: socket.socket, within_s: float) -> tuple[bytes, bool]:
-    received = b""
-    deadline = time.monotonic() + within_s
-    while (left := deadline - time.monotonic()) > 0:
-        sock.settimeout(left)
-        try:
-            chunk = sock.recv(65536)
-        except TimeoutError:
-            return received, False
-        except ConnectionResetError:
-            return received, True
-        if not chunk:
-            return received, True
-        received += chunk
-    return received, False
-
-
 async def test_a_flood_of_held_connections_degrades_to_refusals_not_a_dead_listener(
     engine_server, tmp_path
 ):
@@ -116,7 +99,7 @@ async def test_a_flood_of_held_connections_degrades_to_refusals_not_a_dead_liste
                                 continue
                             answer = response
                 took = time.monotonic() - started
-                outcomes = [answered_and_closed(sock, 1.0) for sock in bodiless]
+                outcomes = [read_until_closed(sock, 1.0) for sock in bodiless]
     assert answer.status_code == 200
     assert answer.json()["result"]["structuredContent"]["outcome"] == "ok"
     assert len(engine_server.seen) == 2  # the server still had sockets for both engines

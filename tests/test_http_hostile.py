@@ -31,6 +31,7 @@ from tests.mcp_harness import (
     free_port,
     http_server,
     post_mcp,
+    read_until_closed,
     rpc_call,
     write_toml,
 )
@@ -107,24 +108,6 @@ def answer_normally(engines: EngineServer, delay_s: float = 0.0) -> None:
 def connected(port: int, timeout_s: float = 5.0) -> Iterator[socket.socket]:
     with socket.create_connection(("127.0.0.1", port), timeout=timeout_s) as sock:
         yield sock
-
-
-def read_until_closed(sock: socket.socket, within_s: float) -> tuple[bytes, bool]:
-    """What the server sent within ``within_s``, and whether it closed the connection."""
-    received = b""
-    deadline = time.monotonic() + within_s
-    while (left := deadline - time.monotonic()) > 0:
-        sock.settimeout(left)
-        try:
-            chunk = sock.recv(65536)
-        except TimeoutError:
-            return received, False
-        except ConnectionResetError:
-            return received, True
-        if not chunk:
-            return received, True
-        received += chunk
-    return received, False
 
 
 def post_head(port: int, length: int, token: str | None = None, host: str | None = None) -> bytes:
