@@ -23,6 +23,9 @@ _SECRET_NAME_ENDINGS = (
     "xgoogsignature",
 )
 _SECRET_NAMES_EXACT = frozenset({"auth", "authorization", "sig"})
+# A bare "key" is how many APIs take their key in a URL (?key=…); in prose it names
+# anything (a primary key, a host key), so it counts only as a URL parameter.
+_URL_PARAMETER_SECRET_NAMES = frozenset({"key"})
 _NOT_SECRET_NAME_ENDINGS = (
     "pagetoken",
     "nexttoken",
@@ -43,14 +46,17 @@ _NAME_KEYWORDS = ("pass", "pwd", "token", "secret", "key", "auth", "sig")
 _SPACED_TEMPLATE = re.compile(r"(?:\{\{[^{}\r\n]*\}\}|\$\{[^{}\r\n]*\}|<[^<>\r\n]*>)(?=[\s&,;]|$)")
 
 
-def classify_name(name: str) -> str | None:
-    """Whether a parameter or field name says password, secret, or neither (None)."""
+def classify_name(name: str, *, url_parameter: bool = False) -> str | None:
+    """Whether a parameter or field name says password, secret, or neither (None).
+    ``url_parameter``: the name is a URL's query or fragment parameter (``?key=``)."""
     normalised = "".join(c for c in name.lower() if c not in "_-. ")
     if normalised.endswith(_PASSWORD_NAMES):
         return "password"
     if normalised.endswith(_NOT_SECRET_NAME_ENDINGS):
         return None
     if normalised.endswith(_SECRET_NAME_ENDINGS) or normalised in _SECRET_NAMES_EXACT:
+        return "secret"
+    if url_parameter and normalised in _URL_PARAMETER_SECRET_NAMES:
         return "secret"
     return None
 
@@ -95,7 +101,8 @@ def named_values(text: str, lowered: str) -> Iterator[Candidate]:
             name_start -= 1
         if name_start == name_end:
             continue
-        name_class = classify_name(text[name_start:name_end])
+        in_url = separator.group() == "=" and name_start > 0 and text[name_start - 1] in "?&;"
+        name_class = classify_name(text[name_start:name_end], url_parameter=in_url)
         if name_class is None:
             continue
         value = _VALUE_AFTER_SEPARATOR.match(text, separator.end())

@@ -103,7 +103,9 @@ TOKEN_RULES: tuple[_TokenRule, ...] = (
     ),
     _TokenRule(
         "slack_token",
-        re.compile(r"(?:xox[abposre]|xapp)-(?=[A-Za-z0-9-]*[0-9])[A-Za-z0-9-]{10,250}" + _E),
+        re.compile(
+            r"(?:xoxe\.)?(?:xox[abposre]|xapp)-(?=[A-Za-z0-9-]*[0-9])[A-Za-z0-9-]{10,250}" + _E
+        ),
         ("xox", "xapp-"),
         body_from=5,
     ),
@@ -140,6 +142,30 @@ TOKEN_RULES: tuple[_TokenRule, ...] = (
             r"sk-(?!ant-)(?:(?:proj|svcacct|admin)-)?(?P<v_body>[A-Za-z0-9_-]{20,250})" + _EW
         ),
         ("sk-",),
+        not_after=_ALNUM_DASH,
+        body_check=looks_random,
+    ),
+    _TokenRule(
+        "google_oauth_client_secret",
+        re.compile(r"GOCSPX-[A-Za-z0-9_-]{28}" + _EW),
+        ("gocspx-",),
+        not_after=_ALNUM_DASH,
+        body_from=7,
+    ),
+    _TokenRule(
+        # Entra ID (Azure AD) client secrets since 2021: three characters, a digit, "Q~".
+        "azure_ad_client_secret",
+        re.compile(
+            r"[A-Za-z0-9_~.]{3}[0-9]Q~(?P<v_body>[A-Za-z0-9_~.-]{31,34})(?![A-Za-z0-9_~.-])"
+        ),
+        ("q~",),
+        not_after=_ALNUM_DASH | {"~", "."},
+        body_check=looks_random,
+    ),
+    _TokenRule(
+        "mailgun_api_key",
+        re.compile(r"key-(?P<v_body>[a-z0-9]{32})" + _EW),
+        ("key-",),
         not_after=_ALNUM_DASH,
         body_check=looks_random,
     ),
@@ -292,6 +318,27 @@ def bearer_tokens(text: str, lowered: str) -> Iterator[Candidate]:
     for match in _BEARER.finditer(text):
         if looks_random(match.group("v")):
             yield Candidate("generic_secret", *match.span("v"), GENERIC)
+
+
+_DISCORD_BOT_TOKEN = re.compile(
+    r"(?<![A-Za-z0-9_-])(?P<id>[MNO][A-Za-z0-9_-]{23,27})\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}"
+    + _EW
+)
+
+
+def discord_bot_tokens(text: str, lowered: str) -> Iterator[Candidate]:
+    """``<base64 of the bot's numeric id>.<timestamp>.<hmac>``: the first part must decode
+    to the digits of a Discord id (17 to 20), which no ordinary dotted name does."""
+    if "." not in text:
+        return
+    for match in _DISCORD_BOT_TOKEN.finditer(text):
+        encoded = match.group("id")
+        try:
+            decoded = base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4))
+        except (binascii.Error, ValueError):
+            continue
+        if 17 <= len(decoded) <= 20 and decoded.isdigit():
+            yield Candidate("discord_bot_token", match.start(), match.end(), SPECIFIC)
 
 
 _AWS_SECRET = re.compile(
