@@ -657,6 +657,7 @@ BENIGN_QUERIES = [
     "arn:aws:iam::123456789012:role/MyRole",
     "ipfs QmYwAPJzv5CZsnA625s3Xf2nemtYgPpHdWEz79ojWnPbdG",
     "key-value store comparison",
+    "mailgun docs key-3ax6xnjp29jd6fds4gc373sgvjxteol0 samples.mailgun.org",
     "key-performance-indicators-template-2024",
     "GOCSPX prefix meaning",
     "Q~ in azure client secret",
