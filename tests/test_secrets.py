@@ -203,6 +203,7 @@ _API_KEY = rand(random.Random(19), ALNUM, 32)
         (f"https://maps.example.com/api/geocode?address=Oslo&key={_API_KEY}", "url", "secret"),
         (f"https://x.example/v1#key={_API_KEY}", "url", "secret"),
         (f"curl 'https://x.example/v1?format=json&key={_API_KEY}' 403", "query", "secret"),
+        (f"GET https://x.example/v1?key={_API_KEY}#top failed", "query", "secret"),
         ("https://example.com/search?key=climate+change", "url", None),
         ("https://s3.example.com/bucket?key=uploads/2024/photo.jpg", "url", None),
         ("https://example.com/?key=ArrowUp", "url", None),

@@ -113,7 +113,10 @@ def named_values(text: str, lowered: str) -> Iterator[Candidate]:
         elif _SPACED_TEMPLATE.match(text, value.start("v")) is not None:
             continue
         else:
-            written = _trim_trailing_punctuation(value.group("v"))
+            written = value.group("v")
+            if in_url:  # a URL parameter's value ends where the fragment starts
+                written = written.partition("#")[0]
+            written = _trim_trailing_punctuation(written)
             span = (value.start("v"), value.start("v") + len(written))
             strict = separator.group() == "=" and not value.group("gap")
         if named_value_is_secret(name_class, written, strict_form=strict):

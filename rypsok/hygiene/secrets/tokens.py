@@ -104,7 +104,8 @@ TOKEN_RULES: tuple[_TokenRule, ...] = (
     _TokenRule(
         "slack_token",
         re.compile(
-            r"(?:xoxe\.)?(?:xox[abposre]|xapp)-(?=[A-Za-z0-9-]*[0-9])[A-Za-z0-9-]{10,250}" + _E
+            r"(?:xoxe\.xox[abposre]|xox[abposre]|xapp)-(?=[A-Za-z0-9-]*[0-9])[A-Za-z0-9-]{10,250}"
+            + _E
         ),
         ("xox", "xapp-"),
         body_from=5,
@@ -320,25 +321,27 @@ def bearer_tokens(text: str, lowered: str) -> Iterator[Candidate]:
             yield Candidate("generic_secret", *match.span("v"), GENERIC)
 
 
-_DISCORD_BOT_TOKEN = re.compile(
-    r"(?<![A-Za-z0-9_-])(?P<id>[MNO][A-Za-z0-9_-]{23,27})\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}"
-    + _EW
-)
+# Searched from the literal "." that ends the id part (fast in ``re``); the id is read back.
+_DISCORD_TAIL = re.compile(r"\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}" + _EW)
+_B64URL = _ALNUM_DASH
 
 
 def discord_bot_tokens(text: str, lowered: str) -> Iterator[Candidate]:
     """``<base64 of the bot's numeric id>.<timestamp>.<hmac>``: the first part must decode
     to the digits of a Discord id (17 to 20), which no ordinary dotted name does."""
-    if "." not in text:
-        return
-    for match in _DISCORD_BOT_TOKEN.finditer(text):
-        encoded = match.group("id")
+    for match in _DISCORD_TAIL.finditer(text):
+        start = match.start()
+        while start > 0 and text[start - 1] in _B64URL:
+            start -= 1
+        encoded = text[start : match.start()]
+        if not 24 <= len(encoded) <= 28 or encoded[0] not in "MNO":
+            continue
         try:
             decoded = base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4))
         except (binascii.Error, ValueError):
             continue
         if 17 <= len(decoded) <= 20 and decoded.isdigit():
-            yield Candidate("discord_bot_token", match.start(), match.end(), SPECIFIC)
+            yield Candidate("discord_bot_token", start, match.end(), SPECIFIC)
 
 
 _AWS_SECRET = re.compile(
