@@ -135,6 +135,8 @@ _PIECES = [
     "GOCSPX-",
     "8Q~",
     "key-",
+    "xoxd-",
+    "Signature=",
     "?key=",
     "&key=",
     "MTAx",

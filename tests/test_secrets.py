@@ -188,6 +188,25 @@ def test_slack_refresh_token_extent_includes_its_xoxe_prefix() -> None:
     assert spans(query, find_secrets(query)) == [("slack_token", secret)]
 
 
+def test_slack_browser_tokens_xoxc_and_the_percent_encoded_xoxd_cookie() -> None:
+    rng = random.Random(23)
+    client = "xo" + "xc-" + "-".join(rand(rng, "0123456789", n) for n in (12, 12, 13))
+    client += "-" + rand(rng, HEX, 64)
+    cookie = "xo" + "xd-" + rand(rng, ALNUM, 60) + "%2F" + rand(rng, ALNUM, 40) + "%3D"
+    query = f"slack api {client} and d={cookie} expired"
+    assert spans(query, find_secrets(query)) == [("slack_token", client), ("slack_token", cookie)]
+
+
+def test_signed_url_signature_parameter_is_a_secret() -> None:
+    rng = random.Random(29)
+    signature = rand(rng, ALNUM + "~-", 340)
+    url = (
+        "https://d111111abcdef8.cloudfront.net/image.jpg?Expires=1735689600"
+        f"&Signature={signature}&Key-Pair-Id=K2JCJMDEHXQW5F"
+    )
+    assert spans(url, find_url_secrets(url)) == [("generic_secret", signature)]
+
+
 def test_discord_look_alike_whose_first_part_is_not_an_id_is_not_a_token() -> None:
     rng = random.Random(17)
     fake = "M" + rand(rng, B64URL, 23) + "." + rand(rng, B64URL, 6) + "." + rand(rng, B64URL, 30)
@@ -662,6 +681,8 @@ BENIGN_QUERIES = [
     "key-performance-indicators-template-2024",
     "GOCSPX prefix meaning",
     "Q~ in azure client secret",
+    "xoxd cookie meaning",
+    "email signature=Best regards",
     "discord.gg/abc123 invite",
     "MTIzNDU2Nzg5MDEyMzQ1Njc4.example.com",
 ]
@@ -696,6 +717,7 @@ BENIGN_URLS = [
     "https://example.com/login?password=",
     "https://pypi.org/project/hf_transfer/",
     "https://discord.com/channels/123456789012345678/876543210987654321",
+    "https://example.com/?signature=john-smith-2024",
 ]
 
 

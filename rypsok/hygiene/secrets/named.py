@@ -19,8 +19,7 @@ _SECRET_NAME_ENDINGS = (
     "privatekey",
     "authkey",
     "sessionkey",
-    "xamzsignature",
-    "xgoogsignature",
+    "signature",  # X-Amz-Signature, X-Goog-Signature, CloudFront's and SigV2's Signature
 )
 _SECRET_NAMES_EXACT = frozenset({"auth", "authorization", "sig"})
 # A bare "key" is how many APIs take their key in a URL (?key=…); in prose it names

@@ -104,11 +104,19 @@ TOKEN_RULES: tuple[_TokenRule, ...] = (
     _TokenRule(
         "slack_token",
         re.compile(
-            r"(?:xoxe\.xox[abposre]|xox[abposre]|xapp)-(?=[A-Za-z0-9-]*[0-9])[A-Za-z0-9-]{10,250}"
+            r"(?:xoxe\.xox[abposrec]|xox[abposrec]|xapp)-(?=[A-Za-z0-9-]*[0-9])[A-Za-z0-9-]{10,250}"
             + _E
         ),
         ("xox", "xapp-"),
         body_from=5,
+    ),
+    _TokenRule(
+        # The browser session cookie ``d``: base64 with / + = (percent-decoded before this).
+        "slack_token",
+        re.compile(r"xoxd-[A-Za-z0-9/+=-]{20,400}(?![A-Za-z0-9/+=-])"),
+        ("xoxd-",),
+        body_from=5,
+        body_check=looks_random,
     ),
     _TokenRule(
         "stripe_secret_key",
