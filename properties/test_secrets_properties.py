@@ -69,6 +69,18 @@ _MAKERS = {
     "databricks_token": lambda r: "da" + "pi" + _rand(r, HEX, 32),
     "telegram_bot_token": lambda r: _rand(r, "123456789", 9) + ":A" + _rand(r, B64URL, 34),
     "google_oauth_token": lambda r: "ya" + "29." + _rand(r, B64URL, 50),
+    "google_oauth_client_secret": lambda r: "GOC" + "SPX-" + _rand(r, B64URL, 28),
+    "azure_ad_client_secret": lambda r: (
+        _rand(r, ALNUM, 3) + r.choice(string.digits) + "Q~" + _rand(r, ALNUM + "_~.-", 34)
+    ),
+    "mailgun_api_key": lambda r: "ke" + "y-" + _rand(r, string.ascii_lowercase + string.digits, 32),
+    "discord_bot_token": lambda r: (
+        base64.urlsafe_b64encode(str(r.randrange(10**16, 10**20)).encode()).decode().rstrip("=")
+        + "."
+        + _rand(r, B64URL, 6)
+        + "."
+        + _rand(r, B64URL, 38)
+    ),
 }
 
 planted_secrets = st.builds(
@@ -120,6 +132,14 @@ _PIECES = [
     "sk_live_",
     "xoxb-",
     "aws ",
+    "GOCSPX-",
+    "8Q~",
+    "key-",
+    "xoxd-",
+    "Signature=",
+    "?key=",
+    "&key=",
+    "MTAx",
     "https://u:",
     "EXAMPLE",
     "😀",

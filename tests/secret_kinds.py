@@ -33,6 +33,10 @@ VOCABULARY = frozenset(
         "azure_storage_key",
         "basic_auth",
         "google_oauth_token",
+        "google_oauth_client_secret",
+        "azure_ad_client_secret",
+        "mailgun_api_key",
+        "discord_bot_token",
     }
 )
 

@@ -82,6 +82,22 @@ def make(kind: str, seed: int = 0) -> str:
         "databricks_token": lambda: "da" + "pi" + rand(rng, HEX, 32),
         "telegram_bot_token": lambda: rand(rng, "123456789", 10) + ":A" + rand(rng, B64URL, 34),
         "google_oauth_token": lambda: "ya" + "29." + rand(rng, B64URL, 60),
+        "google_oauth_client_secret": lambda: "GOC" + "SPX-" + rand(rng, B64URL, 28),
+        "azure_ad_client_secret": lambda: (
+            rand(rng, ALNUM, 3) + "8" + "Q~" + rand(rng, ALNUM + "_~.-", 34)
+        ),
+        "mailgun_api_key": lambda: (
+            "ke" + "y-" + rand(rng, string.ascii_lowercase + "0123456789", 32)
+        ),
+        "discord_bot_token": lambda: (
+            base64.urlsafe_b64encode(str(rng.randrange(10**17, 10**19)).encode())
+            .decode()
+            .rstrip("=")
+            + "."
+            + rand(rng, B64URL, 6)
+            + "."
+            + rand(rng, B64URL, 38)
+        ),
     }
     return makers[kind]()
 
@@ -106,6 +122,10 @@ TOKEN_KINDS = [
     "databricks_token",
     "telegram_bot_token",
     "google_oauth_token",
+    "google_oauth_client_secret",
+    "azure_ad_client_secret",
+    "mailgun_api_key",
+    "discord_bot_token",
 ]
 
 
@@ -160,6 +180,62 @@ def test_openai_project_key() -> None:
         + rand(random.Random(4), B64URL, 74)
     )
     assert spans(secret, find_secrets(f"{secret} invalid")) == [("openai_api_key", secret)]
+
+
+def test_slack_refresh_token_extent_includes_its_xoxe_prefix() -> None:
+    secret = "xo" + "xe.xoxp-1-" + rand(random.Random(13), ALNUM, 140)
+    query = f"refresh {secret} expired"
+    assert spans(query, find_secrets(query)) == [("slack_token", secret)]
+
+
+def test_slack_browser_tokens_xoxc_and_the_percent_encoded_xoxd_cookie() -> None:
+    rng = random.Random(23)
+    client = "xo" + "xc-" + "-".join(rand(rng, "0123456789", n) for n in (12, 12, 13))
+    client += "-" + rand(rng, HEX, 64)
+    cookie = "xo" + "xd-" + rand(rng, ALNUM, 60) + "%2F" + rand(rng, ALNUM, 40) + "%3D"
+    query = f"slack api {client} and d={cookie} expired"
+    assert spans(query, find_secrets(query)) == [("slack_token", client), ("slack_token", cookie)]
+
+
+def test_signed_url_signature_parameter_is_a_secret() -> None:
+    rng = random.Random(29)
+    signature = rand(rng, ALNUM + "~-", 340)
+    url = (
+        "https://d111111abcdef8.cloudfront.net/image.jpg?Expires=1735689600"
+        f"&Signature={signature}&Key-Pair-Id=K2JCJMDEHXQW5F"
+    )
+    assert spans(url, find_url_secrets(url)) == [("generic_secret", signature)]
+
+
+def test_discord_look_alike_whose_first_part_is_not_an_id_is_not_a_token() -> None:
+    rng = random.Random(17)
+    fake = "M" + rand(rng, B64URL, 23) + "." + rand(rng, B64URL, 6) + "." + rand(rng, B64URL, 30)
+    assert find_secrets(f"what is {fake}") == []
+
+
+_API_KEY = rand(random.Random(19), ALNUM, 32)
+
+
+@pytest.mark.parametrize(
+    ("text", "finder", "kind"),
+    [
+        (f"https://maps.example.com/api/geocode?address=Oslo&key={_API_KEY}", "url", "secret"),
+        (f"https://x.example/v1#key={_API_KEY}", "url", "secret"),
+        (f"curl 'https://x.example/v1?format=json&key={_API_KEY}' 403", "query", "secret"),
+        (f"GET https://x.example/v1?key={_API_KEY}#top failed", "query", "secret"),
+        ("https://example.com/search?key=climate+change", "url", None),
+        ("https://s3.example.com/bucket?key=uploads/2024/photo.jpg", "url", None),
+        ("https://example.com/?key=ArrowUp", "url", None),
+        (f"primary key: {_API_KEY}", "query", None),
+        (f"sort by key={_API_KEY}", "query", None),
+    ],
+)
+def test_bare_key_parameter_is_a_secret_only_in_a_url(
+    text: str, finder: str, kind: str | None
+) -> None:
+    found = (find_url_secrets if finder == "url" else find_secrets)(text)
+    expected = [] if kind is None else [("generic_secret", _API_KEY)]
+    assert spans(text, found) == expected
 
 
 def test_anthropic_key_is_not_reported_as_openai() -> None:
@@ -586,6 +662,29 @@ BENIGN_QUERIES = [
     "pageToken=CAoQAA",
     "100% of 50%",
     "%%%% 100%2",
+    "pip install sk-learn",
+    "npm_config_cache location on windows",
+    "bitcoin address 1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa genesis",
+    "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq balance",
+    "bc1p5d7rjq7g6rdk2yhzks9smlaqtedr4dekq08ge8ztwac72sfr9rusxg3297 taproot",
+    "0x742d35Cc6634C0532925a3b844Bc454e4438f44e etherscan",
+    "lentokonesuihkuturbiinimoottoriapumekaanikkoaliupseerioppilas",
+    "如何在Python中使用正则表达式匹配中文字符",
+    "arXiv:2106.09685v2 LoRA",
+    "error 0x80070005 access denied",
+    "UPS tracking 1Z999AA10123456784",
+    "VIN 1HGCM82633A004352 decode",
+    "arn:aws:iam::123456789012:role/MyRole",
+    "ipfs QmYwAPJzv5CZsnA625s3Xf2nemtYgPpHdWEz79ojWnPbdG",
+    "key-value store comparison",
+    "mailgun docs key-3ax6xnjp29jd6fds4gc373sgvjxteol0 samples.mailgun.org",
+    "key-performance-indicators-template-2024",
+    "GOCSPX prefix meaning",
+    "Q~ in azure client secret",
+    "xoxd cookie meaning",
+    "email signature=Best regards",
+    "discord.gg/abc123 invite",
+    "MTIzNDU2Nzg5MDEyMzQ1Njc4.example.com",
 ]
 
 BENIGN_URLS = [
@@ -616,6 +715,9 @@ BENIGN_URLS = [
     "https://example.com/?color=%231e90ff",
     "https://example.com/search?q=token+ring&sort=date",
     "https://example.com/login?password=",
+    "https://pypi.org/project/hf_transfer/",
+    "https://discord.com/channels/123456789012345678/876543210987654321",
+    "https://example.com/?signature=john-smith-2024",
 ]
 
 

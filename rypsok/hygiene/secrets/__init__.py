@@ -25,6 +25,7 @@ from rypsok.hygiene.secrets.tokens import (
     aws_secret_keys,
     basic_credentials,
     bearer_tokens,
+    discord_bot_tokens,
     passwords_in_embedded_urls,
     private_keys,
     token_rules_for,
@@ -46,6 +47,7 @@ class SecretMatch:
 _TEXT_FINDERS: tuple[Finder, ...] = (
     private_keys,
     basic_credentials,
+    discord_bot_tokens,
     aws_secret_keys,
     passwords_in_embedded_urls,
     bearer_tokens,

@@ -19,10 +19,12 @@ _SECRET_NAME_ENDINGS = (
     "privatekey",
     "authkey",
     "sessionkey",
-    "xamzsignature",
-    "xgoogsignature",
+    "signature",  # X-Amz-Signature, X-Goog-Signature, CloudFront's and SigV2's Signature
 )
 _SECRET_NAMES_EXACT = frozenset({"auth", "authorization", "sig"})
+# A bare "key" is how many APIs take their key in a URL (?key=…); in prose it names
+# anything (a primary key, a host key), so it counts only as a URL parameter.
+_URL_PARAMETER_SECRET_NAMES = frozenset({"key"})
 _NOT_SECRET_NAME_ENDINGS = (
     "pagetoken",
     "nexttoken",
@@ -43,14 +45,17 @@ _NAME_KEYWORDS = ("pass", "pwd", "token", "secret", "key", "auth", "sig")
 _SPACED_TEMPLATE = re.compile(r"(?:\{\{[^{}\r\n]*\}\}|\$\{[^{}\r\n]*\}|<[^<>\r\n]*>)(?=[\s&,;]|$)")
 
 
-def classify_name(name: str) -> str | None:
-    """Whether a parameter or field name says password, secret, or neither (None)."""
+def classify_name(name: str, *, url_parameter: bool = False) -> str | None:
+    """Whether a parameter or field name says password, secret, or neither (None).
+    ``url_parameter``: the name is a URL's query or fragment parameter (``?key=``)."""
     normalised = "".join(c for c in name.lower() if c not in "_-. ")
     if normalised.endswith(_PASSWORD_NAMES):
         return "password"
     if normalised.endswith(_NOT_SECRET_NAME_ENDINGS):
         return None
     if normalised.endswith(_SECRET_NAME_ENDINGS) or normalised in _SECRET_NAMES_EXACT:
+        return "secret"
+    if url_parameter and normalised in _URL_PARAMETER_SECRET_NAMES:
         return "secret"
     return None
 
@@ -95,7 +100,8 @@ def named_values(text: str, lowered: str) -> Iterator[Candidate]:
             name_start -= 1
         if name_start == name_end:
             continue
-        name_class = classify_name(text[name_start:name_end])
+        in_url = separator.group() == "=" and name_start > 0 and text[name_start - 1] in "?&;"
+        name_class = classify_name(text[name_start:name_end], url_parameter=in_url)
         if name_class is None:
             continue
         value = _VALUE_AFTER_SEPARATOR.match(text, separator.end())
@@ -106,7 +112,10 @@ def named_values(text: str, lowered: str) -> Iterator[Candidate]:
         elif _SPACED_TEMPLATE.match(text, value.start("v")) is not None:
             continue
         else:
-            written = _trim_trailing_punctuation(value.group("v"))
+            written = value.group("v")
+            if in_url:  # a URL parameter's value ends where the fragment starts
+                written = written.partition("#")[0]
+            written = _trim_trailing_punctuation(written)
             span = (value.start("v"), value.start("v") + len(written))
             strict = separator.group() == "=" and not value.group("gap")
         if named_value_is_secret(name_class, written, strict_form=strict):

@@ -39,6 +39,7 @@ PUBLIC_PLACEHOLDERS = frozenset(
         # Azurite / Azure Storage Emulator account key (documented by Microsoft)
         "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
         "sk_test_4eC39HqLyjWDarjtT1zdp7dc",  # Stripe documentation's shared test key
+        "key-3ax6xnjp29jd6fds4gc373sgvjxteol0",  # Mailgun documentation (samples.mailgun.org)
         # jwt.io's example token
         "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9l"
         "IiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",

@@ -103,9 +103,20 @@ TOKEN_RULES: tuple[_TokenRule, ...] = (
     ),
     _TokenRule(
         "slack_token",
-        re.compile(r"(?:xox[abposre]|xapp)-(?=[A-Za-z0-9-]*[0-9])[A-Za-z0-9-]{10,250}" + _E),
+        re.compile(
+            r"(?:xoxe\.xox[abposrec]|xox[abposrec]|xapp)-(?=[A-Za-z0-9-]*[0-9])[A-Za-z0-9-]{10,250}"
+            + _E
+        ),
         ("xox", "xapp-"),
         body_from=5,
+    ),
+    _TokenRule(
+        # The browser session cookie ``d``: base64 with / + = (percent-decoded before this).
+        "slack_token",
+        re.compile(r"xoxd-[A-Za-z0-9/+=-]{20,400}(?![A-Za-z0-9/+=-])"),
+        ("xoxd-",),
+        body_from=5,
+        body_check=looks_random,
     ),
     _TokenRule(
         "stripe_secret_key",
@@ -140,6 +151,30 @@ TOKEN_RULES: tuple[_TokenRule, ...] = (
             r"sk-(?!ant-)(?:(?:proj|svcacct|admin)-)?(?P<v_body>[A-Za-z0-9_-]{20,250})" + _EW
         ),
         ("sk-",),
+        not_after=_ALNUM_DASH,
+        body_check=looks_random,
+    ),
+    _TokenRule(
+        "google_oauth_client_secret",
+        re.compile(r"GOCSPX-[A-Za-z0-9_-]{28}" + _EW),
+        ("gocspx-",),
+        not_after=_ALNUM_DASH,
+        body_from=7,
+    ),
+    _TokenRule(
+        # Entra ID (Azure AD) client secrets since 2021: three characters, a digit, "Q~".
+        "azure_ad_client_secret",
+        re.compile(
+            r"[A-Za-z0-9_~.]{3}[0-9]Q~(?P<v_body>[A-Za-z0-9_~.-]{31,34})(?![A-Za-z0-9_~.-])"
+        ),
+        ("q~",),
+        not_after=_ALNUM_DASH | {"~", "."},
+        body_check=looks_random,
+    ),
+    _TokenRule(
+        "mailgun_api_key",
+        re.compile(r"key-(?P<v_body>[a-z0-9]{32})" + _EW),
+        ("key-",),
         not_after=_ALNUM_DASH,
         body_check=looks_random,
     ),
@@ -292,6 +327,29 @@ def bearer_tokens(text: str, lowered: str) -> Iterator[Candidate]:
     for match in _BEARER.finditer(text):
         if looks_random(match.group("v")):
             yield Candidate("generic_secret", *match.span("v"), GENERIC)
+
+
+# Searched from the literal "." that ends the id part (fast in ``re``); the id is read back.
+_DISCORD_TAIL = re.compile(r"\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}" + _EW)
+_B64URL = _ALNUM_DASH
+
+
+def discord_bot_tokens(text: str, lowered: str) -> Iterator[Candidate]:
+    """``<base64 of the bot's numeric id>.<timestamp>.<hmac>``: the first part must decode
+    to the digits of a Discord id (17 to 20), which no ordinary dotted name does."""
+    for match in _DISCORD_TAIL.finditer(text):
+        start = match.start()
+        while start > 0 and text[start - 1] in _B64URL:
+            start -= 1
+        encoded = text[start : match.start()]
+        if not 24 <= len(encoded) <= 28 or encoded[0] not in "MNO":
+            continue
+        try:
+            decoded = base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4))
+        except (binascii.Error, ValueError):
+            continue
+        if 17 <= len(decoded) <= 20 and decoded.isdigit():
+            yield Candidate("discord_bot_token", start, match.end(), SPECIFIC)
 
 
 _AWS_SECRET = re.compile(

@@ -71,7 +71,9 @@ def url_parameters(url: str) -> Iterator[Candidate]:
             name, equals, _ = piece.partition("=")
             if not equals:
                 continue
-            name_class = classify_name(percent_decode(name.replace("+", " "))[0])
+            name_class = classify_name(
+                percent_decode(name.replace("+", " "))[0], url_parameter=True
+            )
             if name_class is None:
                 continue
             value_start = piece_start + len(name) + 1
