@@ -45,6 +45,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rypsok.observability import telemetry
 from rypsok.serve_http import media, oversized
+from rypsok.serve_http.gate import header
 from rypsok.serve_stdio import wire
 from rypsok.server import REJECTED, caller_name
 
@@ -136,25 +137,23 @@ def unsupported_version(scope: Scope, message: Any) -> bytes | None:
     (status 400, as MCP asks). The SDK took such a request for a 2026-07-28 one and refused it
     for lacking that revision's envelope in ``params._meta``, which misleads a client whose
     only fault is the header."""
-    header = MCP_PROTOCOL_VERSION_HEADER.encode("ascii")
-    requested = next(
-        (v.decode("latin-1") for k, v in scope["headers"] if k.lower() == header), None
-    )
+    values = header(scope, MCP_PROTOCOL_VERSION_HEADER.lower().encode("ascii"))
+    requested = values[0].decode("latin-1") if values else None
     if requested is None or requested in SUPPORTED_PROTOCOL_VERSIONS:
         return None
-    request_id = message.get("id") if isinstance(message, dict) else None
-    if not wire.readable_id(request_id):
-        request_id = None
     data = {"supported": list(SUPPORTED_PROTOCOL_VERSIONS), "requested": requested[:100]}
-    error = {"code": types.UNSUPPORTED_PROTOCOL_VERSION, "message": "Unsupported protocol version"}
-    reply = {"jsonrpc": "2.0", "id": request_id, "error": {**error, "data": data}}
-    return wire.encode(reply)
+    return wire.encoded_error(
+        wire.id_of(message),
+        types.UNSUPPORTED_PROTOCOL_VERSION,
+        "Unsupported protocol version",
+        data,
+    )
 
 
 def accepts_a_stream(scope: Scope) -> bool:
     """Whether the client's Accept header takes an SSE stream (a client that accepts only
     JSON gets its progress-asking call answered as JSON, without the notifications)."""
-    accept = b",".join(value for name, value in scope["headers"] if name.lower() == b"accept")
+    accept = b",".join(header(scope, b"accept"))
     return b"text/event-stream" in accept.lower()
 
 
@@ -305,7 +304,8 @@ class CallWatch:
 
 def header_value(scope: Scope, name: bytes) -> str:
     """The first value of header ``name`` (lowercase), "" when there is none."""
-    return next((v.decode("latin-1") for k, v in scope["headers"] if k.lower() == name), "")
+    values = header(scope, name)
+    return values[0].decode("latin-1") if values else ""
 
 
 class CallStreams(StreamableHTTPSessionManager):

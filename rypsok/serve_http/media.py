@@ -11,6 +11,7 @@ import mcp_types as types
 from starlette.responses import Response
 from starlette.types import Scope
 
+from rypsok.serve_http.gate import header
 from rypsok.serve_stdio import wire
 
 JSON = "application/json"
@@ -19,8 +20,8 @@ MAX_ECHOED_CHARS = 100
 
 
 def _header(scope: Scope, name: bytes) -> str | None:
-    values = [v.decode("latin-1") for k, v in scope["headers"] if k.lower() == name]
-    return ", ".join(values) if values else None
+    values = header(scope, name)
+    return b", ".join(values).decode("latin-1") if values else None
 
 
 def _media_types(value: str) -> list[str]:
@@ -28,11 +29,7 @@ def _media_types(value: str) -> list[str]:
 
 
 def _error(message: Any, text: str, data: dict[str, str]) -> bytes:
-    request_id = message.get("id") if isinstance(message, dict) else None
-    if not wire.readable_id(request_id):
-        request_id = None
-    error = {"code": types.INVALID_REQUEST, "message": text, "data": data}
-    return wire.encode({"jsonrpc": "2.0", "id": request_id, "error": error})
+    return wire.encoded_error(wire.id_of(message), types.INVALID_REQUEST, text, data)
 
 
 def refusal(scope: Scope, message: Any) -> Response | None:

@@ -79,8 +79,7 @@ def refusal(request_id: wire.RequestId | None, max_body: int, tool_call: bool) -
     data: dict[str, Any] = {"max": max_body}
     if tool_call:
         data = {"parameter": "arguments", "max": max_body}
-    error = {"code": types.INVALID_REQUEST, "message": message, "data": data}
-    return wire.encode({"jsonrpc": "2.0", "id": request_id, "error": error})
+    return wire.encoded_error(request_id, types.INVALID_REQUEST, message, data)
 
 
 def _for_the_sdk(

@@ -127,6 +127,18 @@ def encode(reply: dict[str, Any]) -> bytes:
     return json.dumps(reply, ensure_ascii=True, separators=(",", ":")).encode("ascii") + b"\n"
 
 
+def encoded_error(request_id: RequestId | None, code: int, message: str, data: Any) -> bytes:
+    """A JSON-RPC error reply with its own message, encoded (the HTTP transport's refusals)."""
+    error = {"code": code, "message": message, "data": data}
+    return encode({"jsonrpc": "2.0", "id": request_id, "error": error})
+
+
+def id_of(message: Any) -> RequestId | None:
+    """The id of a parsed request body, None when it has none rypsok can read back."""
+    request_id = message.get("id") if isinstance(message, dict) else None
+    return request_id if readable_id(request_id) else None
+
+
 # Lines
 
 
