@@ -1,7 +1,7 @@
 """Per-query cost of the secrets check (rypsok/hygiene/secrets/): this checkout against a
 baseline revision of the same code, measured in one run with the rounds interleaved.
 
-    python bench/secrets.py [--quick] [--baseline-rev main] [--rounds N]
+    python bench/secret_checks.py [--quick] [--baseline-rev main] [--rounds N]
 
 The baseline is ``git archive <rev> rypsok`` unpacked in a temporary folder. Each round starts
 one worker process per side (so each imports its own ``rypsok``); a worker times every corpus
@@ -118,7 +118,7 @@ def main() -> None:
     passes = 5 if args.quick else 20
     c.header(
         "secrets check: microseconds per call, this checkout / baseline",
-        f"python bench/secrets.py --baseline-rev {args.baseline_rev} --rounds {rounds}",
+        f"python bench/secret_checks.py --baseline-rev {args.baseline_rev} --rounds {rounds}",
     )
     with tempfile.TemporaryDirectory() as folder:
         archive = subprocess.run(
