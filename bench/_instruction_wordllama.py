@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import functools
 import logging
 import pathlib
 import sys
@@ -69,17 +70,7 @@ def train(corpus: trainer.Corpus, embedded: Embedded, held_out: str, c: float):
     texts = corpus.texts
     labels = np.array([t.label for t in texts])
     trained = np.zeros(len(texts), dtype=bool)
-    for i, t in enumerate(texts):
-        trained[i] = (
-            (t.label and t.source not in (held_out, "fixture"))
-            or t.source == "fixture"
-            or (
-                not t.label
-                and t.source not in data.NEVER_TRAINED
-                and t.source != data.FRAMES_OF.get(held_out)
-                and data.fold_of(t.group) in data.TRAIN_FOLDS
-            )
-        )
+    trained[trainer.trained_texts(texts, held_out)] = True
     rows = np.flatnonzero(trained[corpus.piece_text_arr])
 
     def fit(rows: np.ndarray) -> LogisticRegression:
@@ -101,22 +92,6 @@ def train(corpus: trainer.Corpus, embedded: Embedded, held_out: str, c: float):
     )
 
 
-def threshold(clean: trainer.Clean, embedded: Embedded, model: LogisticRegression) -> float:
-    limits = []
-    for (_, source), texts in clean.decided.items():
-        if source in data.FRAMES_OF.values():
-            continue
-        goal = (
-            trainer.GOALS["wcxb"]
-            if source in data.PAGES
-            else trainer.GOALS["deepset"]
-            if source.startswith("deepset")
-            else trainer.GOALS["hard"]
-        )
-        limits.append(trainer._limit(embedded.scores(model, texts), goal))
-    return max(limits)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dim", type=int, default=256, help="embedding dimensions kept")
@@ -130,7 +105,7 @@ def main() -> None:
     print(f"{len(texts)} texts, {len(embedded.pieces)} pieces embedded", flush=True)
     for source in args.only.split(",") if args.only else data.HELD_OUT_SOURCES:
         model = train(corpus, embedded, source, args.c)
-        bound = threshold(clean, embedded, model)
+        bound = clean.threshold_of(functools.partial(embedded.scores, model))
         held = [t.text for t in texts if t.source == source]
         verdicts = trainer.rules_verdicts(held)
         scores = embedded.scores(model, held)

@@ -38,7 +38,7 @@ import math
 import pathlib
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import numpy as np
 import scipy.sparse as sp
@@ -129,9 +129,8 @@ def function_words() -> frozenset[str]:
 def is_function_words(feature: str, words: frozenset[str]) -> bool:
     """A feature made only of function words (a word, or a pair of them); a CJK pair counts
     when it is one."""
-    if not words:
-        return False
-    return all(part in words for part in feature.split()) if feature.strip() else False
+    parts = feature.split()
+    return bool(parts) and all(part in words for part in parts)
 
 
 class Corpus:
@@ -312,11 +311,11 @@ def fit(x: sp.csr_matrix, y: np.ndarray, weights: np.ndarray, c: float) -> Logis
     return model
 
 
-def train(corpus: Corpus, held_out: str | None, c: float = C) -> tuple[dict[str, float], float]:
-    """Features and weights, and the bias, trained on every positive source but ``held_out`` and
-    the clean training folds."""
-    texts = corpus.texts
-    trained = [
+def trained_texts(texts: list[data.Text], held_out: str | None) -> list[int]:
+    """The texts a model holding out ``held_out`` trains on: every attack of the other
+    sources, the project's labelled dev texts, and the clean training folds (less the
+    never-trained sets and the frames of the source held out)."""
+    return [
         i
         for i, t in enumerate(texts)
         if (t.label and t.source not in (held_out, "fixture"))
@@ -328,6 +327,13 @@ def train(corpus: Corpus, held_out: str | None, c: float = C) -> tuple[dict[str,
             and data.fold_of(t.group) in data.TRAIN_FOLDS
         )
     ]
+
+
+def train(corpus: Corpus, held_out: str | None, c: float = C) -> tuple[dict[str, float], float]:
+    """Features and weights, and the bias, trained on every positive source but ``held_out`` and
+    the clean training folds."""
+    texts = corpus.texts
+    trained = trained_texts(texts, held_out)
     mask = corpus.vocabulary(trained)
     positive_bits = sum(
         1 << i for i, s in enumerate(corpus.sources) if s in corpus.positive_sources
@@ -415,16 +421,22 @@ class Clean:
         }
 
     def threshold(self, scorer: LinearScorer) -> float:
+        return self.threshold_of(lambda texts: text_scores(scorer, texts))
+
+    def threshold_of(self, scores: Callable[[list[str]], list[float]]) -> float:
+        """The lowest score that keeps every threshold set under half its goal, ``scores``
+        giving each text's score (the scorer's, or another model's)."""
         limits = []
         for (_, source), texts in self.decided.items():
             if source in data.FRAMES_OF.values():
                 continue
             if source in data.PAGES:
-                limits.append(_limit(text_scores(scorer, texts), GOALS["wcxb"]))
+                goal = GOALS["wcxb"]
             elif source.startswith("deepset"):
-                limits.append(_limit(text_scores(scorer, texts), GOALS["deepset"]))
+                goal = GOALS["deepset"]
             else:
-                limits.append(_limit(text_scores(scorer, texts), GOALS["hard"]))
+                goal = GOALS["hard"]
+            limits.append(_limit(scores(texts), goal))
         return max(limits)
 
 
