@@ -252,11 +252,7 @@ def url_too_long(maximum: int, *, once_encoded: bool = False) -> ToolError:
     message = f"url must be at most {maximum} characters"
     if once_encoded:
         message += " once percent-encoded (each non-ASCII character is 3 to 12); shorten it"
-    return ToolError(
-        "invalid_request",
-        message,
-        {"parameter": "url", "min": MIN_URL_CHARS, "max": maximum},
-    )
+    return ToolError("invalid_request", message, _bounded("url", MIN_URL_CHARS, maximum))
 
 
 def url_unreadable(error: URLError) -> ToolError:

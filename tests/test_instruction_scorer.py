@@ -119,7 +119,8 @@ def test_everyday_prose_addressed_to_you_in_another_language_is_not_flagged(text
 
 
 def test_no_function_word_of_another_language_weighs_for_an_attack():
-    weights = dict(zip(scorer.model().scorer.patterns, scorer.model().scorer.weights, strict=True))
+    shipped = scorer.model().scorer
+    weights = dict(zip(shipped.patterns, shipped.weights, strict=True))
     assert {word: weights[word] for word in FUNCTION_WORDS if weights.get(word, 0.0) > 0} == {}
     assert weights[" ignoriere "] > 0  # the words that carry a request keep their weight
 
